@@ -1,0 +1,5 @@
+import sys
+
+from gameproof.cli import main
+
+sys.exit(main())

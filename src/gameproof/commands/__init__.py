@@ -1,0 +1,1 @@
+"""Subcommands of the `gameproof` CLI; each module offers `register(subparsers)`."""

@@ -1,0 +1,25 @@
+"""Shared output helpers for subcommands: JSON for scripts, rich text for people."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+
+
+def print_json(payload: dict[str, Any]) -> None:
+    """Print one JSON document on stdout."""
+    json.dump(payload, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+def console() -> Console:
+    """A console for human-readable output on stdout."""
+    return Console(highlight=False)
+
+
+def progress_console() -> Console:
+    """A console on stderr, for progress that must not mix with machine-readable stdout."""
+    return Console(stderr=True, highlight=False)

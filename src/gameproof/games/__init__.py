@@ -1,0 +1,1 @@
+"""Games: rules written once, run concretely (numba), symbolically (SAT) and under search."""

@@ -1,0 +1,1 @@
+"""Game-tree search: perft, proof-number search, books."""
