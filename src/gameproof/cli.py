@@ -17,6 +17,8 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors become one clear line (exit 2) instead of a usage dump."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        if message.endswith("expected one argument"):
+            message += " (a value that starts with '-' needs the --option=VALUE form)"
         raise BadInput(f"{message} (see `{self.prog} --help`)")
 
 

@@ -1,0 +1,159 @@
+"""Othello rules over 64-bit words, written once.
+
+Every function here uses only the operators ``& | ^ ~ << >> + - *``, comparisons and integer
+constants, and masks to 64 bits wherever a Python int would grow. The same source therefore runs
+three ways: on plain Python ints (the readable definition), compiled with numba over ``uint64``
+(:mod:`gameproof.games.othello.kernels`), and traced into a circuit by :mod:`gameproof.logic`.
+
+A position is a pair of bitboards ``(player, opponent)`` seen from the side to move; bit ``i`` is
+square ``a1 + i`` in row-major order (a1 = 0, h1 = 7, a2 = 8, …, h8 = 63). A move is a word with
+exactly one bit set.
+"""
+
+M64 = 0xFFFF_FFFF_FFFF_FFFF
+NOT_FILE_A = 0xFEFE_FEFE_FEFE_FEFE
+NOT_FILE_H = 0x7F7F_7F7F_7F7F_7F7F
+
+START_BLACK = 0x0000_0008_1000_0000  # e4, d5
+START_WHITE = 0x0000_0010_0800_0000  # d4, e5
+
+
+# One step in each of the eight directions; bits leaving the board (or wrapping a file) vanish.
+# "Higher" directions move toward higher bit indices, "lower" ones toward lower indices.
+def step_east(x):
+    return (x << 1) & NOT_FILE_A
+
+
+def step_north(x):
+    return (x << 8) & M64
+
+
+def step_north_east(x):
+    return (x << 9) & NOT_FILE_A
+
+
+def step_north_west(x):
+    return (x << 7) & NOT_FILE_H
+
+
+def step_west(x):
+    return (x >> 1) & NOT_FILE_H
+
+
+def step_south(x):
+    return x >> 8
+
+
+def step_south_west(x):
+    return (x >> 9) & NOT_FILE_H
+
+
+def step_south_east(x):
+    return (x >> 7) & NOT_FILE_A
+
+
+def moves_along(step, player, opponent, empty):
+    """Empty squares from which a run of opponent discs in direction `step` reaches a player disc."""
+    run = step(player) & opponent
+    run |= step(run) & opponent
+    run |= step(run) & opponent
+    run |= step(run) & opponent
+    run |= step(run) & opponent
+    run |= step(run) & opponent
+    return step(run) & empty
+
+
+def legal_moves(player, opponent):
+    """Bitboard of the legal moves of the side to move (before any pass)."""
+    empty = ~(player | opponent) & M64
+    # A move at s captures toward direction d when a run from s along d ends on a player disc,
+    # i.e. a run from a player disc along the opposite direction reaches s.
+    return (
+        moves_along(step_east, player, opponent, empty)
+        | moves_along(step_west, player, opponent, empty)
+        | moves_along(step_north, player, opponent, empty)
+        | moves_along(step_south, player, opponent, empty)
+        | moves_along(step_north_east, player, opponent, empty)
+        | moves_along(step_south_west, player, opponent, empty)
+        | moves_along(step_north_west, player, opponent, empty)
+        | moves_along(step_south_east, player, opponent, empty)
+    )
+
+
+def ray(step, move):
+    """The squares beyond `move` in direction `step`, up to the edge of the board."""
+    squares = step(move)
+    squares |= step(squares)
+    squares |= step(squares)
+    squares |= step(squares)
+    squares |= step(squares)
+    squares |= step(squares)
+    squares |= step(squares)
+    return squares
+
+
+def flips_toward_higher(step, player, opponent, move):
+    """Discs flipped along a direction of increasing bit index (carry-add method)."""
+    line = ray(step, move)
+    # Non-line bits and opponent discs are 1: adding the neighbour's bit carries through the
+    # opponent run and stops at the first line square that is not an opponent disc.
+    blockers = (opponent | ~line) & M64
+    first = ((blockers + step(move)) & M64) & ~blockers & line
+    outflank = first & player
+    below = (outflank - 1) & M64
+    # `below` has its top bit set exactly when outflank == 0; then nothing is flipped.
+    return line & below & (((below >> 63) - 1) & M64)
+
+
+def flips_toward_lower(step, player, opponent, move):
+    """Discs flipped along a direction of decreasing bit index (smear-right method)."""
+    line = ray(step, move)
+    stops = line & ~opponent & M64
+    # Smear the highest stop down to bit 0; the top bit of the smear is the first stop below `move`.
+    smear = stops | (stops >> 1)
+    smear |= smear >> 2
+    smear |= smear >> 4
+    smear |= smear >> 8
+    smear |= smear >> 16
+    smear |= smear >> 32
+    outflank = (smear ^ (smear >> 1)) & player
+    # Line squares strictly above the outflanking disc; none when outflank == 0.
+    return line & ~(((outflank << 1) - 1) & M64) & M64
+
+
+def flips(player, opponent, move):
+    """Bitboard of the opponent discs flipped when the side to move plays the one-bit word `move`."""
+    return (
+        flips_toward_higher(step_east, player, opponent, move)
+        | flips_toward_higher(step_north, player, opponent, move)
+        | flips_toward_higher(step_north_east, player, opponent, move)
+        | flips_toward_higher(step_north_west, player, opponent, move)
+        | flips_toward_lower(step_west, player, opponent, move)
+        | flips_toward_lower(step_south, player, opponent, move)
+        | flips_toward_lower(step_south_west, player, opponent, move)
+        | flips_toward_lower(step_south_east, player, opponent, move)
+    )
+
+
+def popcount(x):
+    """Number of set bits of a 64-bit word."""
+    x = x - ((x >> 1) & 0x5555_5555_5555_5555)
+    x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333)
+    x = (x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F
+    return ((x * 0x0101_0101_0101_0101) & M64) >> 56
+
+
+def lowest_bit(x):
+    """The lowest set bit of `x` as a one-bit word (0 when x == 0)."""
+    return x & ((0 - x) & M64)
+
+
+def after_move(player, opponent, move):
+    """Position after the side to move plays `move`, seen from the new side to move: (player, opponent)."""
+    flipped = flips(player, opponent, move)
+    return opponent ^ flipped, player | move | flipped
+
+
+def is_game_over(player, opponent):
+    """True when neither side has a legal move."""
+    return (legal_moves(player, opponent) | legal_moves(opponent, player)) == 0

@@ -1,0 +1,52 @@
+"""Compile rule modules written over Python ints into numba kernels over uint64.
+
+Rule modules (for example :mod:`gameproof.games.othello.rules`) are plain Python over integers so
+that the same source can also be traced symbolically. numba would type their small integer
+literals as int64 and mix signedness, so :func:`compile_rules` rewrites each function's source
+with every integer literal and module constant made an explicit ``uint64`` and compiles the result
+with numba. Nothing else about the functions changes.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from types import ModuleType, SimpleNamespace
+
+import numba
+import numpy as np
+
+
+class _Uint64Literals(ast.NodeTransformer):
+    """Wrap every integer literal in ``_u64(...)``."""
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        if type(node.value) is int:
+            call = ast.Call(func=ast.Name(id="_u64", ctx=ast.Load()), args=[node], keywords=[])
+            return ast.copy_location(call, node)
+        return node
+
+
+def compile_rules(module: ModuleType) -> SimpleNamespace:
+    """numba-compiled (uint64) versions of every function defined in `module`, by name.
+
+    Integer constants defined at module level become ``np.uint64`` constants. Functions are compiled
+    lazily on first use with the argument types they receive (callers pass uint64), so a caller that
+    numba loads from its on-disk cache never recompiles them.
+    """
+    namespace: dict[str, object] = {"_u64": np.uint64}
+    functions = []
+    for name, value in vars(module).items():
+        if type(value) is int:
+            namespace[name] = np.uint64(value & 0xFFFF_FFFF_FFFF_FFFF)
+        elif inspect.isfunction(value) and value.__module__ == module.__name__:
+            functions.append(value)
+    compiled = {}
+    for function in functions:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+        tree = ast.fix_missing_locations(_Uint64Literals().visit(tree))
+        exec(compile(tree, inspect.getsourcefile(function) or "<rules>", "exec"), namespace)
+        compiled[function.__name__] = numba.njit(inline="always")(namespace[function.__name__])
+    namespace.update(compiled)
+    return SimpleNamespace(**compiled)
