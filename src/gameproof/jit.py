@@ -10,12 +10,16 @@ with numba. Nothing else about the functions changes.
 from __future__ import annotations
 
 import ast
+import hashlib
 import inspect
 import textwrap
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
 import numba
 import numpy as np
+from numba.core.caching import FunctionCache
 
 
 class _Uint64Literals(ast.NodeTransformer):
@@ -50,3 +54,41 @@ def compile_rules(module: ModuleType) -> SimpleNamespace:
         compiled[function.__name__] = numba.njit(inline="always")(namespace[function.__name__])
     namespace.update(compiled)
     return SimpleNamespace(**compiled)
+
+
+class _FingerprintedCache(FunctionCache):
+    """numba's on-disk function cache, keyed also on the source of the modules a kernel depends on.
+
+    numba only checks the kernel's own file, so a cached perft kernel would otherwise keep running
+    old rules after :mod:`rules` changes.
+    """
+
+    def __init__(self, py_func, fingerprint: str) -> None:
+        super().__init__(py_func)
+        self._fingerprint = fingerprint
+
+    def _index_key(self, sig, codegen):
+        return (*super()._index_key(sig, codegen), self._fingerprint)
+
+
+def source_fingerprint(modules: Iterable[ModuleType]) -> str:
+    """A hash of the source files of `modules`."""
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(Path(inspect.getfile(module)).read_bytes())
+    return digest.hexdigest()
+
+
+def cached_kernel(depends_on: Iterable[ModuleType]) -> Callable:
+    """Decorator: ``numba.njit(cache=True)`` with the cache invalidated when any module in `depends_on`
+    changes (for kernels built on :func:`compile_rules`). Compiled on first call: public wrappers
+    pass explicitly typed arguments (np.uint64, np.int64, bool)."""
+    fingerprint = source_fingerprint(depends_on)
+
+    def decorate(function: Callable) -> Callable:
+        dispatcher = numba.njit(cache=True)(function)
+        if not numba.config.DISABLE_JIT:
+            dispatcher._cache = _FingerprintedCache(function, fingerprint)
+        return dispatcher
+
+    return decorate

@@ -54,6 +54,7 @@ def run_perft(args: argparse.Namespace) -> int:
     if not 0 <= args.depth <= 60:
         raise BadInput(f"depth must be between 0 and 60, got {args.depth}")
     start = Position.start()
+    perft(start.player, start.opponent, 1)  # load the compiled kernel before timing
     began = time.perf_counter()
     divide = None
     if args.divide or (args.depth >= 11 and not args.json and sys.stderr.isatty()):

@@ -9,19 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numba
 import numpy as np
-from numba import boolean, int64, uint64
+from numba import uint64
 
+from gameproof.games.othello import kernels, rules
 from gameproof.games.othello.kernels import flips, legal_moves, lowest_bit, popcount
 from gameproof.games.othello.notation import PASS, square_name
 from gameproof.games.othello.position import Position
+from gameproof.jit import cached_kernel
 
 # convention -> (a finished game counts as a leaf, a pass is a ply)
 CONVENTIONS = {"edax": (False, True), "bik": (True, True), "nopass": (True, False)}
 
 
-@numba.njit(uint64(uint64, uint64, int64, boolean, boolean), cache=True)
+@cached_kernel(depends_on=(rules, kernels))
 def _perft(player, opponent, depth, count_finished, pass_is_ply):
     moves = legal_moves(player, opponent)
     if moves == 0:
@@ -52,7 +53,7 @@ def perft(player: int, opponent: int, depth: int, convention: str = "edax") -> i
     if depth == 0:
         return 1
     count_finished, pass_is_ply = CONVENTIONS[convention]
-    return int(_perft(np.uint64(player), np.uint64(opponent), depth, count_finished, pass_is_ply))
+    return int(_perft(np.uint64(player), np.uint64(opponent), np.int64(depth), count_finished, pass_is_ply))
 
 
 def perft_divide(

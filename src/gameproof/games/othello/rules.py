@@ -18,49 +18,59 @@ START_BLACK = 0x0000_0008_1000_0000  # e4, d5
 START_WHITE = 0x0000_0010_0800_0000  # d4, e5
 
 
-# One step in each of the eight directions; bits leaving the board (or wrapping a file) vanish.
-# "Higher" directions move toward higher bit indices, "lower" ones toward lower indices.
-def step_east(x):
-    return (x << 1) & NOT_FILE_A
+# Shifts by n squares in each of the eight directions; bits leaving the board (or wrapping
+# around a file edge) vanish. "Higher" directions move toward higher bit indices.
+def files_from(n):
+    """Mask of the files n..h (n = 0..7)."""
+    return ((0xFF << n) & 0xFF) * 0x0101_0101_0101_0101
 
 
-def step_north(x):
-    return (x << 8) & M64
+def files_up_to(n):
+    """Mask of the files a..h-n (n = 0..7)."""
+    return (0xFF >> n) * 0x0101_0101_0101_0101
 
 
-def step_north_east(x):
-    return (x << 9) & NOT_FILE_A
+def step_east(x, n):
+    return (x << n) & files_from(n)
 
 
-def step_north_west(x):
-    return (x << 7) & NOT_FILE_H
+def step_north(x, n):
+    return (x << (8 * n)) & M64
 
 
-def step_west(x):
-    return (x >> 1) & NOT_FILE_H
+def step_north_east(x, n):
+    return (x << (9 * n)) & files_from(n)
 
 
-def step_south(x):
-    return x >> 8
+def step_north_west(x, n):
+    return (x << (7 * n)) & files_up_to(n)
 
 
-def step_south_west(x):
-    return (x >> 9) & NOT_FILE_H
+def step_west(x, n):
+    return (x >> n) & files_up_to(n)
 
 
-def step_south_east(x):
-    return (x >> 7) & NOT_FILE_A
+def step_south(x, n):
+    return x >> (8 * n)
+
+
+def step_south_west(x, n):
+    return (x >> (9 * n)) & files_up_to(n)
+
+
+def step_south_east(x, n):
+    return (x >> (7 * n)) & files_from(n)
 
 
 def moves_along(step, player, opponent, empty):
     """Empty squares from which a run of opponent discs in direction `step` reaches a player disc."""
-    run = step(player) & opponent
-    run |= step(run) & opponent
-    run |= step(run) & opponent
-    run |= step(run) & opponent
-    run |= step(run) & opponent
-    run |= step(run) & opponent
-    return step(run) & empty
+    # Runs of 1..6 opponent discs that start next to a player disc, by doubling.
+    run = step(player, 1) & opponent
+    run |= step(run, 1) & opponent
+    pairs = step(opponent, 1) & opponent
+    run |= step(run, 2) & pairs
+    run |= step(run, 2) & pairs
+    return step(run, 1) & empty
 
 
 def legal_moves(player, opponent):
@@ -82,13 +92,10 @@ def legal_moves(player, opponent):
 
 def ray(step, move):
     """The squares beyond `move` in direction `step`, up to the edge of the board."""
-    squares = step(move)
-    squares |= step(squares)
-    squares |= step(squares)
-    squares |= step(squares)
-    squares |= step(squares)
-    squares |= step(squares)
-    squares |= step(squares)
+    squares = step(move, 1)
+    squares |= step(squares, 1)
+    squares |= step(squares, 2)
+    squares |= step(squares, 4)
     return squares
 
 
@@ -98,7 +105,7 @@ def flips_toward_higher(step, player, opponent, move):
     # Non-line bits and opponent discs are 1: adding the neighbour's bit carries through the
     # opponent run and stops at the first line square that is not an opponent disc.
     blockers = (opponent | ~line) & M64
-    first = ((blockers + step(move)) & M64) & ~blockers & line
+    first = ((blockers + step(move, 1)) & M64) & ~blockers & line
     outflank = first & player
     below = (outflank - 1) & M64
     # `below` has its top bit set exactly when outflank == 0; then nothing is flipped.
