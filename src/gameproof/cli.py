@@ -7,10 +7,10 @@ import sys
 from collections.abc import Sequence
 
 from gameproof import __version__
-from gameproof.commands import demo, othello
+from gameproof.commands import check, demo, mnk, othello
 from gameproof.errors import BadInput
 
-COMMAND_MODULES = (othello, demo)
+COMMAND_MODULES = (othello, mnk, demo, check)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,49 @@
+"""Benchmark df-pn on m,n,k problems with each enhancement on and off; prints a table.
+
+Run: .venv/bin/python bench/bench_dfpn.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import replace
+
+from gameproof.games.mnk.solver import compile_kernels, solve
+from gameproof.games.mnk.state import MnkState
+from gameproof.search.dfpn import Options
+
+PROBLEMS = [("mnk-misere:4,4,3", ""), ("mnk:4,4,4", ""), ("mnk-misere:5,4,3", ""), ("mnk-misere:5,5,3", "c3 b2 d4")]
+QUICK = PROBLEMS[:2]
+BASE = Options(tt_mb=512)
+SETTINGS = {
+    "all on": BASE,
+    "no WPNS": replace(BASE, wpns=False),
+    "no 1+eps": replace(BASE, epsilon=0.0),
+    "no heuristic": replace(BASE, heuristic=False),
+    "no brute force": replace(BASE, brute_force=0),
+    "all off": Options(wpns=False, epsilon=0.0, heuristic=False, brute_force=0, tt_mb=512),
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="only the small problems")
+    parser.add_argument("--max-seconds", type=float, default=120.0, help="skip a setting's remaining problems once one took longer")
+    args = parser.parse_args()
+    compile_kernels()
+    print(f"{'problem':<32} {'setting':<15} {'value':>5} {'nodes':>12} {'seconds':>8} {'nodes/s':>10}")
+    for name, moves in QUICK if args.quick else PROBLEMS:
+        for label, options in SETTINGS.items():
+            state = MnkState(name, moves)
+            start = time.perf_counter()
+            solution = solve(state, options, with_moves=False)
+            seconds = time.perf_counter() - start
+            title = f"{name} {moves}".strip()
+            print(f"{title:<32} {label:<15} {solution.value:>5} {solution.nodes:>12,} {seconds:>8.2f} {solution.nodes / seconds:>10,.0f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

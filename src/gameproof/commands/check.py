@@ -1,0 +1,80 @@
+"""`gameproof check FILE.py::FUNCTION`: prove a harness's verify() properties or find counterexamples.
+
+Exit codes: 0 verified, 1 counterexample or cover() witness (or vacuous assumptions), 2 bad input
+(including a harness that fails or whose witness does not replay), 3 unknown (time limit).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    from gameproof.logic.solvers import DEFAULT_SOLVER
+
+    parser = commands.add_parser(
+        "check", help="verify a harness with a SAT solver (Kani-style)", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("target", metavar="FILE.py::FUNCTION", help="the harness function to check")
+    parser.add_argument("--solver", default=DEFAULT_SOLVER,
+                        help=f"SAT backend: a PySAT name or alias, or ext:BINARY (default {DEFAULT_SOLVER})")
+    parser.add_argument("--timeout", type=float, metavar="S", help="give up after S seconds (status unknown)")
+    parser.add_argument("--dimacs", metavar="OUT.cnf", help="write the CNF (satisfiable iff something is found)")
+    parser.add_argument("--proof", metavar="OUT.drat", help="write a DRAT proof when nothing is found")
+    parser.add_argument("--playback", metavar="TEST.py", help="write a pytest file that replays the witness")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from gameproof.errors import BadInput
+    from gameproof.logic.harness import EXIT_CODES, Outcome, check, load_harness
+    from gameproof.logic.playback import write_playback
+    from gameproof.logic.solvers import open_solver, resolve
+
+    if args.timeout is not None and args.timeout <= 0:
+        raise BadInput("--timeout must be positive")
+    solver = resolve(args.solver)
+    if args.proof:
+        open_solver(solver, proof=True).close()  # fail now if this backend cannot log proofs
+    harness = load_harness(args.target)
+    report = check(harness, solver=solver, seconds=args.timeout, dimacs=args.dimacs, proof=args.proof)
+    if report.outcome is Outcome.ERROR and not report.properties:
+        raise BadInput(report.message)
+    playback = None
+    if args.playback and report.finding_index is not None and report.outcome is Outcome.COUNTEREXAMPLE:
+        prop = report.properties[report.finding_index]
+        harness_file, _, function = args.target.rpartition("::")
+        write_playback(args.playback, harness_file, function, report.inputs or {}, report.finding_index,
+                       prop.kind, prop.message)
+        playback = args.playback
+    if args.json:
+        from gameproof.commands._output import print_json
+
+        payload = report.to_json()
+        payload["solver"] = solver
+        payload["playback"] = playback
+        print_json(payload)
+    else:
+        _print_report(report, solver, playback)
+    if args.proof and report.proof is None:
+        print(f"gameproof: no proof written to {args.proof}: there is no refutation to prove", file=sys.stderr)
+    return EXIT_CODES[report.outcome]
+
+
+def _print_report(report, solver: str, playback: str | None) -> None:
+    from gameproof.commands._output import console
+
+    out = console()
+    colour = {0: "green", 1: "red", 2: "yellow", 3: "yellow", 4: "red"}[int(report.outcome)]
+    out.print(f"[bold {colour}]{report.outcome.label}[/]: {report.message}")
+    for name, value in (report.inputs or {}).items():
+        out.print(f"  {name} = {value} ({value:#x})")
+    for prop in report.properties:
+        out.print(f"  {prop.outcome.label:<14} {prop.kind} {prop.message!r}")
+    out.print(f"[dim]{report.gates} gates, {report.variables} variables, {report.clauses} clauses; "
+              f"encoded in {report.encode_seconds:.3f} s, solved by {solver} in {report.solve_seconds:.3f} s[/]")
+    if playback:
+        out.print(f"playback test written to {playback}")

@@ -1,0 +1,296 @@
+"""Othello reachability by SAT: is a position with at least N legal moves reachable from the start?
+
+Every witness is replayed on the concrete engine, and its legal-move count re-checked, before it is
+reported. A ply bound is needed: a position with N legal moves has N empty squares, so at most
+60 - N moves were played; passes are rare before the board fills, and by default we allow two
+(the 2020 study found at most two passes before the 18th disc). `plies` overrides the bound; the
+formula always covers every shorter game as well, so "unsat" means: not reachable within that many
+plies (moves and passes).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gameproof.errors import BadInput
+from gameproof.games.othello import rules
+from gameproof.games.othello.notation import PASS, square_name
+from gameproof.games.othello import reach_generic
+from gameproof.games.othello.reach_direct import RULE_SETS, FinalPosition, ReachFormula, encode_direct
+from gameproof.logic.cnf import Cnf
+from gameproof.logic.dimacs import write_dimacs
+from gameproof.logic.harness import trace
+from gameproof.logic.solvers import DEFAULT_SOLVER, open_solver
+
+DEFAULT_PASSES = 2
+ENCODINGS = ("direct", "generic")
+
+
+def default_plies(min_legal: int) -> int:
+    """The ply bound used when none is given (see the module docstring)."""
+    return max(60 - min_legal, 0) + DEFAULT_PASSES
+
+
+@dataclass
+class Replay:
+    """A move sequence played on the concrete engine."""
+
+    moves: list[int]
+    player: int
+    opponent: int
+    black_to_move: bool
+    strict: bool  # every pass was forced (no legal square) and every square move was legal
+
+    @property
+    def record(self) -> str:
+        return "".join(square_name(move) for move in self.moves)
+
+    @property
+    def legal_move_count(self) -> int:
+        return rules.popcount(rules.legal_moves(self.player, self.opponent))
+
+
+def replay(moves: list[int]) -> Replay:
+    """Play `moves` (squares or PASS) from the start; passes are allowed even when a move exists, but
+    then the game is marked as not strictly legal. Raises ValueError on an illegal square move."""
+    player, opponent, strict = rules.START_BLACK, rules.START_WHITE, True
+    for ply, move in enumerate(moves):
+        legal = rules.legal_moves(player, opponent)
+        if move == PASS:
+            strict = strict and legal == 0 and rules.legal_moves(opponent, player) != 0
+            player, opponent = opponent, player
+            continue
+        if not legal >> move & 1:
+            raise ValueError(f"ply {ply + 1}: {square_name(move)} is not a legal move")
+        player, opponent = rules.after_move(player, opponent, 1 << move)
+    return Replay(list(moves), player, opponent, len(moves) % 2 == 0, strict)
+
+
+@dataclass
+class ReachResult:
+    """The answer to one reachability question."""
+
+    status: str  # "sat", "unsat" or "unknown"
+    min_legal: int
+    plies: int
+    rule_set: str
+    encoding: str
+    solver: str
+    variables: int
+    clauses: int
+    encode_seconds: float
+    solve_seconds: float
+    witness: Replay | None = None
+    proof: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        payload = {
+            "status": self.status,
+            "legal_moves_wanted": self.min_legal,
+            "plies": self.plies,
+            "rules": self.rule_set,
+            "encoding": self.encoding,
+            "solver": self.solver,
+            "record": None,
+            "ply": None,
+            "legal_move_count": None,
+            "variables": self.variables,
+            "clauses": self.clauses,
+            "encode_seconds": round(self.encode_seconds, 3),
+            "solve_seconds": round(self.solve_seconds, 3),
+        }
+        if self.witness is not None:
+            payload.update(
+                record=self.witness.record,
+                ply=len(self.witness.moves),
+                legal_move_count=self.witness.legal_move_count,
+                to_move="black" if self.witness.black_to_move else "white",
+                strict_rules=self.witness.strict,
+            )
+        if self.proof is not None:
+            payload["proof"] = self.proof
+        return payload
+
+
+def encode(min_legal: int, plies: int, rule_set: str, encoding: str) -> tuple[Cnf, Callable[[set[int]], list[int]]]:
+    """The formula in the chosen encoding, and how to read a model back as a move sequence."""
+    if encoding == "direct":
+        formula = encode_direct(min_legal, plies, rule_set)
+        return formula.cnf, lambda model: decode_moves(formula, model)
+    traced = trace(reach_generic.reach_harness(min_legal, plies, rule_set))
+    for unit in traced.export_units():
+        traced.cnf.add_clause([unit])
+    return traced.cnf, lambda model: reach_generic.decode_moves(traced.decode(model), plies)
+
+
+def decode_moves(formula: ReachFormula, model: set[int]) -> list[int]:
+    """The move sequence a model chooses, up to its first stop."""
+    moves: list[int] = []
+    for ply in range(formula.plies):
+        if formula.stops[ply] in model:
+            break
+        if formula.passes[ply] in model:
+            moves.append(PASS)
+            continue
+        moves.append(next(s for s in range(64) if formula.moves[ply][s] in model))
+    return moves
+
+
+def solve_reach(
+    min_legal: int,
+    plies: int | None = None,
+    rule_set: str = "strict",
+    encoding: str = "direct",
+    solver: str = DEFAULT_SOLVER,
+    seconds: float | None = None,
+    dimacs: str | Path | None = None,
+    proof: str | Path | None = None,
+) -> ReachResult:
+    """Is a position with at least `min_legal` legal moves reachable within `plies` plies?"""
+    if not 0 <= min_legal <= 60:
+        raise BadInput(f"the number of legal moves must be between 0 and 60, got {min_legal}")
+    if rule_set not in RULE_SETS:
+        raise BadInput(f"unknown rule set {rule_set!r}; choose from {', '.join(RULE_SETS)}")
+    if encoding not in ENCODINGS:
+        raise BadInput(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
+    plies = default_plies(min_legal) if plies is None else plies
+    if not 0 <= plies <= 200:
+        raise BadInput(f"plies must be between 0 and 200, got {plies}")
+    began = time.perf_counter()
+    cnf, decode = encode(min_legal, plies, rule_set, encoding)
+    encode_seconds = time.perf_counter() - began
+    if dimacs is not None:
+        write_dimacs(cnf, dimacs)
+    with open_solver(solver, proof=proof is not None) as backend:
+        backend.add(cnf)
+        began = time.perf_counter()
+        answer = backend.solve(seconds=seconds)
+        solve_seconds = time.perf_counter() - began
+        result = ReachResult(
+            {True: "sat", False: "unsat", None: "unknown"}[answer], min_legal, plies, rule_set, encoding,
+            backend.name, cnf.num_vars, cnf.num_clauses, encode_seconds, solve_seconds,
+        )
+        if answer:
+            result.witness = replay(decode(backend.model()))
+            if result.witness.legal_move_count < min_legal:
+                raise AssertionError(f"witness {result.witness.record} replays to too few legal moves")
+            if rule_set == "relaxed" and not result.witness.strict:
+                result.notes.append("the witness passes while a move exists: legal only under relaxed rules")
+        elif answer is False and proof is not None:
+            backend.write_proof(proof)
+            result.proof = str(proof)
+    return result
+
+
+CENTRE = 0x0000_0018_1800_0000  # d4, e4, d5, e5
+
+
+def connected_to_centre(occupied: int) -> bool:
+    """Whether every disc is 8-connected to the centre through other discs (true of every reachable board)."""
+    region = occupied & CENTRE
+    while True:
+        grown = region
+        for step in (rules.step_east, rules.step_west, rules.step_north, rules.step_south, rules.step_north_east,
+                     rules.step_north_west, rules.step_south_east, rules.step_south_west):
+            grown |= step(region, 1) & occupied
+        if grown == region:
+            return region == occupied
+        region = grown
+
+
+@dataclass
+class ReachableResult:
+    """Whether one exact position is reachable from the start."""
+
+    status: str  # "reachable", "unreachable" or "unknown"
+    reason: str
+    plies: int = 0
+    variables: int = 0
+    clauses: int = 0
+    encode_seconds: float = 0.0
+    solve_seconds: float = 0.0
+    witness: Replay | None = None
+    proof: str | None = None
+
+    def to_json(self) -> dict:
+        payload = {
+            "status": self.status,
+            "reason": self.reason,
+            "record": self.witness.record if self.witness else None,
+            "plies": self.plies,
+            "variables": self.variables,
+            "clauses": self.clauses,
+            "encode_seconds": round(self.encode_seconds, 3),
+            "solve_seconds": round(self.solve_seconds, 3),
+        }
+        if self.proof is not None:
+            payload["proof"] = self.proof
+        return payload
+
+
+def solve_reachable(
+    black: int,
+    white: int,
+    black_to_move: bool,
+    max_passes: int | None = None,
+    solver: str = DEFAULT_SOLVER,
+    seconds: float | None = None,
+    proof: str | Path | None = None,
+) -> ReachableResult:
+    """Is this exact position reachable under strict rules? A record, or a refutation.
+
+    Cheap necessary conditions come first (the centre is never empty; every disc is connected to the
+    centre). Then SAT: the disc count fixes the number of moves (discs - 4); passes can never come
+    twice in a row before the end, so `moves + 1` passes (the default) make the refutation complete.
+    """
+    occupied = black | white
+    if black & white:
+        raise BadInput("a square holds both a black and a white disc")
+    if occupied & CENTRE != CENTRE:
+        return ReachableResult("unreachable", "a centre square is empty, but the centre is never emptied")
+    if not connected_to_centre(occupied):
+        return ReachableResult("unreachable", "some disc is not connected to the centre; every move is adjacent to a disc")
+    moves = rules.popcount(occupied) - 4
+    full = moves + 1 if max_passes is None else max_passes
+    # A game without passes is found fastest; only a refutation needs the full pass budget.
+    for passes in sorted({0, full}):
+        attempt = _reachable_within(FinalPosition(black, white, black_to_move), moves, passes, solver, seconds, proof)
+        if attempt.status != "unreachable":
+            break
+    if attempt.status == "unreachable":
+        bound = "" if full >= moves + 1 else f" with at most {full} passes"
+        attempt.reason = f"SAT refutation: no game of {moves} moves{bound} ends here"
+    return attempt
+
+
+def _reachable_within(final: FinalPosition, moves: int, passes: int, solver: str, seconds: float | None,
+                      proof: str | Path | None) -> ReachableResult:
+    plies = moves + passes
+    began = time.perf_counter()
+    formula = encode_direct(0, plies, "strict", final)
+    encode_seconds = time.perf_counter() - began
+    with open_solver(solver, proof=proof is not None) as backend:
+        backend.add(formula.cnf)
+        began = time.perf_counter()
+        answer = backend.solve(seconds=seconds)
+        sizes = dict(plies=plies, variables=formula.cnf.num_vars, clauses=formula.cnf.num_clauses,
+                     encode_seconds=encode_seconds, solve_seconds=time.perf_counter() - began)
+        if answer is None:
+            return ReachableResult("unknown", "the time limit ran out", **sizes)
+        if answer is False:
+            result = ReachableResult("unreachable", f"no game of {plies} plies ends here", **sizes)
+            if proof is not None:
+                backend.write_proof(proof)
+                result.proof = str(proof)
+            return result
+        witness = replay(decode_moves(formula, backend.model()))
+    black, white = final.black, final.white
+    if (witness.player, witness.opponent) != ((black, white) if final.black_to_move else (white, black)) or (
+        witness.black_to_move != final.black_to_move
+    ):
+        raise AssertionError(f"witness {witness.record} does not replay to the position")
+    return ReachableResult("reachable", f"reached after {len(witness.moves)} plies", witness=witness, **sizes)

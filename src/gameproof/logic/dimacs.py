@@ -1,0 +1,77 @@
+"""Streaming DIMACS CNF writer and reader."""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO
+
+from gameproof.logic.cnf import Cnf
+
+_CHUNK = 1 << 20  # literals formatted per write
+
+
+class DimacsError(ValueError):
+    """A DIMACS file that cannot be read."""
+
+
+def write_dimacs(cnf: Cnf, out: IO[str] | str | Path, comments: Iterable[str] = (),
+                 extra_units: Iterable[int] = ()) -> None:
+    """Write ``cnf`` (plus optional unit clauses) in DIMACS, formatting about a million literals at a time."""
+    if isinstance(out, (str, Path)):
+        with open(out, "w", encoding="ascii") as handle:
+            write_dimacs(cnf, handle, comments, extra_units)
+        return
+    units = list(extra_units)
+    for line in comments:
+        out.write(f"c {line}\n")
+    out.write(f"p cnf {cnf.num_vars} {cnf.num_clauses + len(units)}\n")
+    flat = cnf.literals
+    start = 0
+    while start < len(flat):
+        end = min(start + _CHUNK, len(flat))
+        while flat[end - 1] != 0:  # end each chunk on a clause boundary
+            end += 1
+        text = " ".join(map(str, flat[start:end]))
+        out.write(text.replace(" 0 ", " 0\n"))
+        out.write("\n")
+        start = end
+    for unit in units:
+        out.write(f"{unit} 0\n")
+
+
+def read_dimacs(source: IO[str] | str | Path) -> Cnf:
+    """Read a DIMACS CNF; the header must match the clauses that follow."""
+    if isinstance(source, (str, Path)):
+        with open(source, encoding="ascii") as handle:
+            return read_dimacs(handle)
+    header = None
+    body = []
+    for line in source:
+        stripped = line.strip()
+        if not stripped or stripped[0] in "c%":
+            continue
+        if stripped.startswith("p"):
+            parts = stripped.split()
+            if len(parts) != 4 or parts[1] != "cnf" or header is not None:
+                raise DimacsError(f"bad DIMACS header: {stripped!r}")
+            header = (int(parts[2]), int(parts[3]))
+            continue
+        body.append(stripped)
+    if header is None:
+        raise DimacsError("no 'p cnf' header")
+    try:
+        flat = array("i", map(int, " ".join(body).split()))
+    except ValueError as error:
+        raise DimacsError(f"bad literal in DIMACS body: {error}") from None
+    if flat and flat[-1] != 0:
+        raise DimacsError("last clause is not terminated by 0")
+    cnf = Cnf(header[0])
+    cnf.literals = flat
+    cnf.num_clauses = flat.count(0)
+    if cnf.num_clauses != header[1]:
+        raise DimacsError(f"header says {header[1]} clauses, found {cnf.num_clauses}")
+    if flat and max(max(flat), -min(flat)) > header[0]:
+        raise DimacsError(f"a literal exceeds the {header[0]} variables in the header")
+    return cnf

@@ -1,0 +1,400 @@
+"""Kani-style harnesses: plain Python functions that call ``any_uint``, ``assume``, ``verify`` and ``cover``.
+
+Run under a symbolic context (:func:`check`), a harness builds a circuit: ``any_uint`` returns a fresh
+:class:`~gameproof.logic.words.Word`, and each ``verify``/``cover`` becomes a SAT query under the
+assumptions made before it. Run under a concrete context (:func:`replay`), the same function gets plain
+ints, so every witness the solver finds is confirmed on ordinary Python before it is reported.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import enum
+import importlib.util
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gameproof.errors import BadInput
+from gameproof.logic.circuit import FALSE, TRUE, Circuit
+from gameproof.logic.cnf import Cnf, Encoding, tseitin
+from gameproof.logic.dimacs import write_dimacs
+from gameproof.logic.solvers import DEFAULT_SOLVER, open_solver
+from gameproof.logic.words import Bit, Word
+
+Harness = Callable[[], Any]
+
+
+class Outcome(enum.IntEnum):
+    """What a check found, from best to worst; a harness reports the worst of its properties."""
+
+    VERIFIED = 0
+    COUNTEREXAMPLE = 1  # for cover(): a witness that satisfies it
+    VACUOUS = 2  # the assumptions before the property can never hold
+    UNKNOWN = 3  # the time budget ran out
+    ERROR = 4  # the harness failed, or a witness did not replay
+
+    @property
+    def label(self) -> str:
+        """The lower-case name used in JSON."""
+        return self.name.lower()
+
+
+EXIT_CODES = {Outcome.VERIFIED: 0, Outcome.COUNTEREXAMPLE: 1, Outcome.VACUOUS: 1, Outcome.UNKNOWN: 3,
+              Outcome.ERROR: 2}
+
+
+# --- contexts ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Property:
+    kind: str  # "verify" or "cover"
+    message: str
+    cond: int  # circuit literal
+    assumed: int  # conjunction of the assumptions made before it
+
+
+@dataclass
+class _Symbolic:
+    circuit: Circuit = field(default_factory=Circuit)
+    inputs: dict[str, Word | Bit] = field(default_factory=dict)
+    properties: list[_Property] = field(default_factory=list)
+    assumed: int = TRUE
+
+    def fresh(self, name: str, width: int | None) -> Word | Bit:
+        if width is None:
+            value: Word | Bit = Bit(self.circuit, self.circuit.new_input())
+        else:
+            value = Word(self.circuit, [self.circuit.new_input() for _ in range(width)])
+        self.inputs[name] = value
+        return value
+
+    def condition(self, cond: object, what: str) -> int:
+        if isinstance(cond, Bit):
+            return cond.lit
+        if isinstance(cond, Word):
+            raise TypeError(f"{what} needs a condition, got a Word: compare it, e.g. `x != 0`")
+        return TRUE if cond else FALSE
+
+    def assume(self, cond: object) -> None:
+        self.assumed = self.circuit.and_(self.assumed, self.condition(cond, "assume"))
+
+    def check(self, kind: str, cond: object, message: str) -> None:
+        self.properties.append(_Property(kind, message, self.condition(cond, kind), self.assumed))
+
+
+class _AssumptionFailed(Exception):
+    """Stops a concrete replay whose inputs violate an assumption."""
+
+
+@dataclass
+class Event:
+    """One ``verify`` or ``cover`` reached during a concrete replay."""
+
+    kind: str
+    message: str
+    holds: bool
+
+    @property
+    def is_finding(self) -> bool:
+        """A failed verify, or a satisfied cover."""
+        return self.holds if self.kind == "cover" else not self.holds
+
+
+@dataclass
+class _Concrete:
+    values: Mapping[str, int]
+    events: list[Event] = field(default_factory=list)
+
+    def fresh(self, name: str, width: int | None) -> int | bool:
+        value = int(self.values.get(name, 0))
+        return bool(value & 1) if width is None else value & ((1 << width) - 1)
+
+    def assume(self, cond: object) -> None:
+        if not cond:
+            raise _AssumptionFailed
+
+    def check(self, kind: str, cond: object, message: str) -> None:
+        self.events.append(Event(kind, message, bool(cond)))
+
+
+_context: contextvars.ContextVar[_Symbolic | _Concrete | None] = contextvars.ContextVar("harness", default=None)
+_names: contextvars.ContextVar[set[str]] = contextvars.ContextVar("names")
+
+
+def _active() -> _Symbolic | _Concrete:
+    context = _context.get()
+    if context is None:
+        raise RuntimeError("harness functions run under `gameproof check` (logic.check) or logic.replay")
+    return context
+
+
+def _name(name: str | None) -> str:
+    taken = _names.get()
+    name = name or f"input{len(taken)}"
+    if name in taken:
+        raise ValueError(f"two inputs are named {name!r}")
+    taken.add(name)
+    return name
+
+
+def any_uint(width: int, name: str | None = None) -> Any:
+    """A free unsigned input of ``width`` bits: a symbolic Word when checking, an int when replaying."""
+    if width < 1:
+        raise ValueError("any_uint needs a width of at least 1")
+    return _active().fresh(_name(name), width)
+
+
+def any_bool(name: str | None = None) -> Any:
+    """A free Boolean input: a symbolic Bit when checking, a bool when replaying."""
+    return _active().fresh(_name(name), None)
+
+
+def assume(cond: object) -> None:
+    """Only consider inputs for which ``cond`` holds (from here on)."""
+    _active().assume(cond)
+
+
+def verify(cond: object, message: str = "") -> None:
+    """Search for inputs, meeting the assumptions so far, that make ``cond`` false."""
+    _active().check("verify", cond, message or "verify")
+
+
+def cover(cond: object, message: str = "") -> None:
+    """Search for inputs, meeting the assumptions so far, that make ``cond`` true."""
+    _active().check("cover", cond, message or "cover")
+
+
+def _run(harness: Harness, context: _Symbolic | _Concrete) -> None:
+    token, names = _context.set(context), _names.set(set())
+    try:
+        harness()
+    finally:
+        _context.reset(token)
+        _names.reset(names)
+
+
+def replay(harness: Harness, inputs: Mapping[str, int]) -> list[Event]:
+    """Run ``harness`` on plain ints; the verify/cover events reached while the assumptions held."""
+    context = _Concrete(inputs)
+    try:
+        _run(harness, context)
+    except _AssumptionFailed:
+        pass
+    return context.events
+
+
+# --- checking ------------------------------------------------------------------------------------
+
+
+@dataclass
+class PropertyResult:
+    """The answer for one ``verify`` or ``cover``."""
+
+    kind: str
+    message: str
+    outcome: Outcome
+    inputs: dict[str, int] | None = None
+
+
+@dataclass
+class Report:
+    """The answer for a whole harness."""
+
+    outcome: Outcome
+    message: str
+    inputs: dict[str, int] | None
+    properties: list[PropertyResult]
+    variables: int = 0
+    clauses: int = 0
+    gates: int = 0
+    encode_seconds: float = 0.0
+    solve_seconds: float = 0.0
+    finding_index: int | None = None  # which property the reported inputs belong to
+    proof: str | None = None  # where a DRAT proof was written
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON document of ``gameproof check --json``."""
+        return {
+            "status": self.outcome.label,
+            "message": self.message,
+            "inputs": self.inputs,
+            "variables": self.variables,
+            "clauses": self.clauses,
+            "gates": self.gates,
+            "encode_seconds": round(self.encode_seconds, 6),
+            "solve_seconds": round(self.solve_seconds, 6),
+            "proof": self.proof,
+            "properties": [
+                {"kind": p.kind, "message": p.message, "status": p.outcome.label, "inputs": p.inputs}
+                for p in self.properties
+            ],
+        }
+
+
+@dataclass
+class Traced:
+    """A harness traced into a circuit and encoded: what to solve, and how to read answers back."""
+
+    symbolic: _Symbolic
+    encoding: Encoding
+    findings: list[int]  # per property: literal true exactly on a finding
+    any_finding: int
+
+    @property
+    def cnf(self) -> Cnf:
+        """The clauses (property queries are assumptions; see :meth:`export_units`)."""
+        return self.encoding.cnf
+
+    def export_units(self) -> list[int]:
+        """Unit clauses that turn the CNF into "some property has a finding"."""
+        return [self.encoding.lit(self.any_finding)]
+
+    def decode(self, model: set[int]) -> dict[str, int]:
+        """Every named input's value under a model."""
+        value = self.encoding.value
+        out = {}
+        for name, symbol in self.symbolic.inputs.items():
+            bits = (symbol.lit,) if isinstance(symbol, Bit) else symbol.bits
+            out[name] = sum(1 << i for i, lit in enumerate(bits) if value(model, lit))
+        return out
+
+
+def trace(harness: Harness) -> Traced:
+    """Run ``harness`` symbolically and encode every property query into one CNF."""
+    symbolic = _Symbolic()
+    _run(harness, symbolic)
+    circuit = symbolic.circuit
+    findings = [
+        circuit.and_(p.assumed, p.cond if p.kind == "cover" else p.cond ^ 1) for p in symbolic.properties
+    ]
+    any_finding = circuit.or_all(findings)
+    roots = findings + [p.assumed for p in symbolic.properties] + [any_finding]
+    encoding = tseitin(circuit, [lit for lit in roots if lit > 1])
+    traced = Traced(symbolic, encoding, findings, any_finding)
+    for lit in roots:  # constant roots get their variable now, before any solver copies the clauses
+        encoding.lit(lit)
+    return traced
+
+
+def check(harness: Harness, solver: str = DEFAULT_SOLVER, seconds: float | None = None,
+          dimacs: str | Path | None = None, proof: str | Path | None = None) -> Report:
+    """Check every property of ``harness``; witnesses are replayed concretely before they are reported.
+
+    ``dimacs`` receives the formula "some property has a finding" (satisfiable exactly when some
+    verify() fails or some cover() is satisfied); ``proof`` receives a DRAT refutation of that formula
+    when it is unsatisfiable.
+    """
+    started = time.perf_counter()
+    try:
+        traced = trace(harness)
+    except Exception as error:  # the harness itself is broken: report it, do not crash
+        return Report(Outcome.ERROR, f"harness failed while tracing: {type(error).__name__}: {error}", None, [])
+    encode_seconds = time.perf_counter() - started
+    if dimacs is not None:
+        write_dimacs(traced.cnf, dimacs, comments=[f"gameproof check: {getattr(harness, '__name__', 'harness')}",
+                                                   "satisfiable iff some verify() fails or cover() holds"],
+                     extra_units=traced.export_units())
+    deadline = None if seconds is None else time.monotonic() + seconds
+    results: list[PropertyResult] = []
+    solve_started = time.perf_counter()
+    with open_solver(solver) as sat:
+        sat.add(traced.cnf)
+        for index, prop in enumerate(traced.symbolic.properties):
+            results.append(_check_property(harness, traced, sat, index, prop, deadline))
+    report = _summarise(results)
+    if proof is not None and report.outcome in (Outcome.VERIFIED, Outcome.VACUOUS):
+        report.proof = _write_proof(traced, solver, proof, deadline)
+    report.variables, report.clauses = traced.cnf.num_vars, traced.cnf.num_clauses
+    report.gates = traced.symbolic.circuit.num_gates
+    report.encode_seconds, report.solve_seconds = encode_seconds, time.perf_counter() - solve_started
+    return report
+
+
+def _remaining(deadline: float | None) -> float | None:
+    return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+
+def _check_property(harness: Harness, traced: Traced, sat, index: int, prop: _Property,
+                    deadline: float | None) -> PropertyResult:
+    lit = traced.encoding.lit
+    answer = sat.solve([lit(traced.findings[index])], _remaining(deadline))
+    if answer is None:
+        return PropertyResult(prop.kind, prop.message, Outcome.UNKNOWN)
+    if answer:
+        inputs = traced.decode(sat.model())
+        events = replay(harness, inputs)
+        if len(events) <= index or not events[index].is_finding:
+            return PropertyResult(prop.kind, prop.message, Outcome.ERROR, inputs)
+        return PropertyResult(prop.kind, prop.message, Outcome.COUNTEREXAMPLE, inputs)
+    feasible = sat.solve([lit(prop.assumed)], _remaining(deadline))
+    if feasible is None:
+        return PropertyResult(prop.kind, prop.message, Outcome.UNKNOWN)
+    return PropertyResult(prop.kind, prop.message, Outcome.VERIFIED if feasible else Outcome.VACUOUS)
+
+
+def _write_proof(traced: Traced, solver: str, path: str | Path, deadline: float | None) -> str | None:
+    """Refute "some property has a finding" with a proof-logging solver; the path, or None on timeout."""
+    with open_solver(solver, proof=True) as prover:
+        prover.add(traced.cnf)
+        units = Cnf()
+        for unit in traced.export_units():
+            units.add_clause([unit])
+        prover.add(units)
+        if prover.solve((), _remaining(deadline)) is not False:
+            return None
+        prover.write_proof(path)
+        return str(path)
+
+
+def _summarise(results: list[PropertyResult]) -> Report:
+    if not results:
+        return Report(Outcome.VERIFIED, "no verify() or cover() to check", None, results)
+    worst = max(results, key=lambda r: r.outcome)
+    index = results.index(worst)
+    messages = {
+        Outcome.VERIFIED: f"all {len(results)} properties hold",
+        Outcome.COUNTEREXAMPLE: f"{worst.kind} {worst.message!r}: "
+        + ("witness found" if worst.kind == "cover" else "counterexample found"),
+        Outcome.VACUOUS: f"{worst.kind} {worst.message!r}: the assumptions before it can never hold",
+        Outcome.UNKNOWN: f"{worst.kind} {worst.message!r}: time limit reached",
+        Outcome.ERROR: f"{worst.kind} {worst.message!r}: the solver's witness does not replay on plain ints "
+        "(symbolic words wrap modulo 2**width; Python ints do not)",
+    }
+    if worst.outcome is Outcome.VERIFIED and any(r.kind == "cover" for r in results):
+        messages[Outcome.VERIFIED] += " (no cover() can be satisfied)"
+    return Report(worst.outcome, messages[worst.outcome], worst.inputs, results,
+                  finding_index=index if worst.inputs is not None else None)
+
+
+# --- loading harness files -----------------------------------------------------------------------
+
+
+def load_harness(spec: str) -> Harness:
+    """The function named by ``FILE.py::FUNCTION``; BadInput (one line) when it cannot be loaded."""
+    path_text, sep, function = spec.rpartition("::")
+    if not sep or not path_text or not function:
+        raise BadInput(f"expected FILE.py::FUNCTION, got {spec!r}")
+    path = Path(path_text)
+    if not path.is_file():
+        raise BadInput(f"no such file: {path_text}")
+    module_name = f"_gameproof_harness_{abs(hash(str(path.resolve())))}"
+    module = sys.modules.get(module_name)
+    if module is None:
+        loader_spec = importlib.util.spec_from_file_location(module_name, path)
+        if loader_spec is None or loader_spec.loader is None:
+            raise BadInput(f"cannot import {path_text}: not a Python file")
+        module = importlib.util.module_from_spec(loader_spec)
+        try:
+            loader_spec.loader.exec_module(module)
+        except Exception as error:
+            raise BadInput(f"cannot import {path_text}: {type(error).__name__}: {error}") from None
+        sys.modules[module_name] = module
+    harness = getattr(module, function, None)
+    if not callable(harness):
+        raise BadInput(f"{path_text} has no function {function!r}")
+    return harness

@@ -1,0 +1,250 @@
+"""SAT solvers by name: PySAT's backends in process, and external DIMACS solvers on PATH.
+
+``open_solver("cadical195")`` (the default; aliases such as ``cd19`` work too), ``open_solver("kissat")``,
+``open_solver("ext:kissat")``. Every solver answers ``solve(assumptions, seconds)`` with True (satisfiable),
+False (unsatisfiable) or None (the time ran out). Time limits on incremental PySAT backends are kept by
+solving in conflict-budget slices (PySAT's CaDiCaL cannot be interrupted from another thread); one-shot
+backends (Kissat, external binaries) run in a child process that is killed when the time is up.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from pysat.solvers import NoSuchSolverError, SolverNames
+from pysat.solvers import Solver as PysatSolver
+
+from gameproof.errors import BadInput
+from gameproof.logic.cnf import Cnf
+from gameproof.logic.dimacs import write_dimacs
+
+DEFAULT_SOLVER = "cadical195"
+_ONE_SHOT = {"kissat404"}  # PySAT backends that cannot solve twice or take assumptions
+
+
+class Solver:
+    """A SAT solver holding a growing set of clauses."""
+
+    name: str
+
+    def add(self, cnf: Cnf) -> None:
+        """Add every clause of ``cnf``."""
+        raise NotImplementedError
+
+    def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None) -> bool | None:
+        """True if satisfiable under ``assumptions``, False if not, None if ``seconds`` ran out."""
+        raise NotImplementedError
+
+    def model(self) -> set[int]:
+        """The true literals of the last satisfying assignment."""
+        raise NotImplementedError
+
+    def write_proof(self, path: str | Path) -> None:
+        """Write the DRAT proof of the last unsatisfiable answer (solve without assumptions)."""
+        raise BadInput(f"solver {self.name} does not emit DRAT proofs; use {DEFAULT_SOLVER}")
+
+    def close(self) -> None:
+        """Release the solver."""
+
+    def __enter__(self) -> Solver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class IncrementalSolver(Solver):
+    """A PySAT backend kept in process: clauses and learned clauses persist between calls."""
+
+    def __init__(self, name: str, proof: bool = False) -> None:
+        self.name = name
+        try:
+            self._solver = PysatSolver(name=name, with_proof=proof)
+        except NotImplementedError as error:
+            raise BadInput(f"solver {name}: {error}") from None
+        self._proof = proof
+
+    def add(self, cnf: Cnf) -> None:
+        add = self._solver.add_clause
+        for clause in cnf.clauses():
+            add(clause)
+
+    def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None) -> bool | None:
+        if seconds is None:
+            return self._solver.solve(assumptions=list(assumptions))
+        deadline = time.monotonic() + seconds
+        budget = 1000
+        while True:
+            started = time.monotonic()
+            if started >= deadline:
+                return None
+            try:
+                self._solver.conf_budget(budget)
+                answer = self._solver.solve_limited(assumptions=list(assumptions))
+            except NotImplementedError:
+                raise BadInput(f"solver {self.name} cannot take a time limit; use {DEFAULT_SOLVER}") from None
+            if answer is not None:
+                return answer
+            if time.monotonic() - started < 0.1:
+                budget *= 2
+
+    def model(self) -> set[int]:
+        return set(self._solver.get_model() or ())
+
+    def write_proof(self, path: str | Path) -> None:
+        if not self._proof:
+            raise ValueError("open the solver with proof=True to get a proof")
+        lines = self._solver.get_proof() or []
+        Path(path).write_text("".join(f"{line}\n" for line in lines), encoding="ascii")
+
+    def close(self) -> None:
+        self._solver.delete()
+
+
+class OneShotSolver(Solver):
+    """A solver started afresh for every call, on all clauses plus the assumptions as unit clauses."""
+
+    def __init__(self, name: str, proof: bool = False) -> None:
+        self.name = name
+        self._cnf = Cnf()
+        self._model: set[int] = set()
+        self._proof_path = tempfile.mkstemp(suffix=".drat")[1] if proof else None
+
+    def add(self, cnf: Cnf) -> None:
+        self._cnf.literals.extend(cnf.literals)
+        self._cnf.num_clauses += cnf.num_clauses
+        self._cnf.num_vars = max(self._cnf.num_vars, cnf.num_vars)
+
+    def model(self) -> set[int]:
+        return self._model
+
+    def write_proof(self, path: str | Path) -> None:
+        if self._proof_path is None:
+            raise ValueError("open the solver with proof=True to get a proof")
+        shutil.copyfile(self._proof_path, path)
+
+    def close(self) -> None:
+        if self._proof_path is not None and os.path.exists(self._proof_path):
+            os.unlink(self._proof_path)
+
+
+def _kissat_child(cnf: Cnf, units: list[int], pipe) -> None:
+    solver = PysatSolver(name="kissat404")
+    for clause in cnf.clauses():
+        solver.add_clause(clause)
+    for unit in units:
+        solver.add_clause([unit])
+    answer = solver.solve()
+    pipe.send((answer, solver.get_model() if answer else None))
+
+
+class KissatSolver(OneShotSolver):
+    """PySAT's Kissat 4.0.4, run in a forked child so that a time limit can stop it."""
+
+    def __init__(self, name: str, proof: bool = False) -> None:
+        if proof:
+            raise BadInput("solver kissat404 does not emit DRAT proofs in PySAT; use ext:kissat or cadical195")
+        super().__init__(name)
+
+    def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None) -> bool | None:
+        context = multiprocessing.get_context("fork")
+        receive, send = context.Pipe(duplex=False)
+        child = context.Process(target=_kissat_child, args=(self._cnf, list(assumptions), send), daemon=True)
+        child.start()
+        send.close()
+        try:
+            if not receive.poll(seconds):
+                return None
+            answer, model = receive.recv()
+        except EOFError:
+            raise RuntimeError("the kissat child process died") from None
+        finally:
+            child.kill()
+            child.join()
+            receive.close()
+        self._model = set(model or ())
+        return answer
+
+
+class ExternalSolver(OneShotSolver):
+    """A DIMACS solver binary on PATH (``ext:kissat``, ``ext:cadical``...) speaking SAT-competition output."""
+
+    def __init__(self, name: str, proof: bool = False) -> None:
+        binary = name.split(":", 1)[1]
+        self._path = shutil.which(binary)
+        if not binary or self._path is None:
+            raise BadInput(f"external solver {binary!r} not found on PATH")
+        super().__init__(name, proof)
+
+    def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None) -> bool | None:
+        with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as handle:
+            write_dimacs(self._cnf, handle, extra_units=assumptions)
+        command = [self._path, handle.name] + ([self._proof_path] if self._proof_path else [])
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return None
+        finally:
+            os.unlink(handle.name)
+        status, model = _parse_competition_output(done.stdout)
+        if status is None and done.returncode not in (0, 10, 20):
+            raise RuntimeError(f"{self.name} exited with code {done.returncode}: {done.stderr.strip()[:200]}")
+        self._model = model
+        return status
+
+
+def _parse_competition_output(text: str) -> tuple[bool | None, set[int]]:
+    """Status and model from SAT-competition output (``s SATISFIABLE`` and ``v`` lines)."""
+    status = None
+    model: set[int] = set()
+    for line in text.splitlines():
+        if line.startswith("s "):
+            word = line[2:].strip()
+            status = True if word == "SATISFIABLE" else False if word == "UNSATISFIABLE" else None
+        elif line.startswith("v "):
+            model.update(lit for lit in map(int, line[2:].split()) if lit > 0)
+    return status, model
+
+
+@functools.cache
+def pysat_backends() -> tuple[str, ...]:
+    """The PySAT backends that this PySAT build can actually start."""
+    names = []
+    for name in sorted(vars(SolverNames)):
+        if name.startswith("_"):
+            continue
+        try:
+            PysatSolver(name=name).delete()
+        except (NoSuchSolverError, NotImplementedError, ImportError, OSError):
+            continue
+        names.append(name)
+    return tuple(names)
+
+
+def resolve(name: str) -> str:
+    """The canonical solver name for ``name`` or an alias; BadInput listing the known names otherwise."""
+    if name.startswith("ext:"):
+        return name
+    for canonical in pysat_backends():
+        if name == canonical or name in getattr(SolverNames, canonical):
+            return canonical
+    known = ", ".join(pysat_backends())
+    raise BadInput(f"unknown solver {name!r}; known: {known}, or ext:BINARY for a DIMACS solver on PATH")
+
+
+def open_solver(name: str = DEFAULT_SOLVER, proof: bool = False) -> Solver:
+    """Start the solver called ``name``; with ``proof``, it records a DRAT proof."""
+    canonical = resolve(name)
+    if canonical.startswith("ext:"):
+        return ExternalSolver(canonical, proof)
+    if canonical in _ONE_SHOT:
+        return KissatSolver(canonical, proof)
+    return IncrementalSolver(canonical, proof)

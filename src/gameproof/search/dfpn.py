@@ -1,0 +1,252 @@
+"""Depth-first proof-number search (df-pn), compiled with numba, generic over game kernels.
+
+A game takes part by offering :class:`Kernels`: numba functions over a uint64 state array ``s`` and a
+tuple of tables ``g`` (see :mod:`gameproof.games.mnk.kernels` for one). A search answers one binary
+question: can ``attacker`` reach a win (or, with ``draw_ok``, at least a draw) from the position?
+
+The kernel works in the phi/delta form: at every node phi is the proof number for the player to
+move there and delta the disproof number, so phi(n) = min delta(child) and delta(n) = sum phi(child)
+(or, with WPNS, max phi(child) + unsolved children - 1). Enhancements, each switchable in
+:class:`Options`: WPNS (weak proof numbers, kinder to transpositions), the 1+ε threshold trick,
+heuristic initialisation of fresh nodes, and plain minimax for nodes with few empty squares.
+Positions only gain stones, so the search graph is a DAG and needs no repetition handling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from gameproof.search import tt as ttmod
+from gameproof.search.tt import INF, TranspositionTable
+
+CONTINUE, MOVER_WINS, MOVER_LOSES, DRAW = 0, 1, 2, 3
+# cfg slots
+_WPNS, _EPS_MILLI, _HEURISTIC, _BRUTE, _ATTACKER, _DRAW_OK, _LIMIT, _BITS = range(8)
+# stats slots
+_NODES, _BF_NODES, _TT_FILLED = range(3)
+
+
+class Kernels(NamedTuple):
+    """The kernel protocol a game offers to df-pn (all numba-compiled).
+
+    mover(s) -> 0/1; remaining(s, g) -> empty squares left (bounds the depth); moves(s, g, out) -> n,
+    writing legal moves; play(s, g, move) -> CONTINUE/MOVER_WINS/MOVER_LOSES/DRAW; undo(s, g, move);
+    key(s, g) -> uint64 canonical key; estimate(s, g, attacker) -> (pn, dn) for a fresh node.
+    """
+
+    mover: Callable
+    remaining: Callable
+    moves: Callable
+    play: Callable
+    undo: Callable
+    key: Callable
+    estimate: Callable
+
+
+@dataclass(frozen=True)
+class Options:
+    """Search switches (for measurement) and the transposition-table budget."""
+
+    wpns: bool = True
+    epsilon: float = 0.25
+    heuristic: bool = True
+    brute_force: int = 5
+    tt_mb: float = 128.0
+
+
+@njit(cache=True)
+def _add(a, b):
+    """Saturating sum of proof numbers."""
+    if a >= INF or b >= INF:
+        return INF
+    return min(a + b, INF - 1)
+
+
+@njit
+def _brute(K_mover, K_moves, K_play, K_undo, s, g, buf, depth, attacker, draw_ok, stats):
+    """Plain minimax: does the player to move reach their goal (attacker: win or draw_ok; defender: the opposite)?"""
+    stats[_BF_NODES] += 1
+    me = K_mover(s)
+    draw_good = draw_ok if me == attacker else not draw_ok
+    n = K_moves(s, g, buf[depth])
+    if n == 0:
+        return draw_good
+    for i in range(n):
+        move = buf[depth, i]
+        result = K_play(s, g, move)
+        if result == CONTINUE:
+            good = not _brute(K_mover, K_moves, K_play, K_undo, s, g, buf, depth + 1, attacker, draw_ok, stats)
+        else:
+            good = result == MOVER_WINS or (result == DRAW and draw_good)
+        K_undo(s, g, move)
+        if good:
+            return True
+    return False
+
+
+@njit
+def _mid(K_mover, K_remaining, K_moves, K_play, K_undo, K_key, K_estimate, s, g, tt, cfg, stats,
+         bmove, bkey, bphi, bdelta, depth, node_key, th_phi, th_delta):
+    """Multiple iterative deepening at one node; returns its (phi, delta) and stores them."""
+    stats[_NODES] += 1
+    start = stats[_NODES] + stats[_BF_NODES]
+    bits, attacker, draw_ok = cfg[_BITS], cfg[_ATTACKER], cfg[_DRAW_OK] != 0
+    me = K_mover(s)
+    is_or = me == attacker
+    draw_good = draw_ok if is_or else not draw_ok
+    n = K_moves(s, g, bmove[depth])
+    m = 0
+    won = n == 0 and draw_good
+    lost = n == 0 and not draw_good
+    for i in range(n):
+        move = bmove[depth, i]
+        result = K_play(s, g, move)
+        child_key = np.uint64(0)
+        solved = True
+        if result != CONTINUE:
+            good = result == MOVER_WINS or (result == DRAW and draw_good)
+        else:
+            child_key = K_key(s, g)
+            duplicate = False
+            for j in range(m):
+                if bkey[depth, j] == child_key:
+                    duplicate = True
+            if duplicate:
+                K_undo(s, g, move)
+                continue
+            found, pn, dn = ttmod.lookup(tt, bits, child_key)
+            if found:
+                phi, delta = (dn, pn) if is_or else (pn, dn)  # child's mover is the other player
+                solved = phi == 0 or delta == 0
+                good = delta == 0
+            elif K_remaining(s, g) <= cfg[_BRUTE]:
+                before = stats[_BF_NODES]
+                good = not _brute(K_mover, K_moves, K_play, K_undo, s, g, bmove, depth + 1, attacker, draw_ok, stats)
+                pn, dn = (0, INF) if good == is_or else (INF, 0)
+                stats[_TT_FILLED] += ttmod.store(tt, bits, child_key, pn, dn, stats[_BF_NODES] - before)
+            else:
+                solved = False
+                good = False
+                if cfg[_HEURISTIC] != 0:
+                    pn, dn = K_estimate(s, g, attacker)
+                else:
+                    pn, dn = np.int64(1), np.int64(1)
+                phi, delta = (dn, pn) if is_or else (pn, dn)
+        K_undo(s, g, move)
+        if solved:
+            if good:
+                won = True
+                break
+            continue
+        bmove[depth, m] = move  # safe: m <= i, and entries before i are no longer read
+        bkey[depth, m] = child_key
+        bphi[depth, m] = phi
+        bdelta[depth, m] = delta
+        m += 1
+    if not won and m == 0:
+        lost = True
+    phi, delta = np.int64(0), INF
+    if lost:
+        phi, delta = INF, np.int64(0)
+    while not won and not lost:
+        # aggregate the children
+        phi = INF
+        delta2 = INF
+        best = -1
+        total = np.int64(0)
+        largest = np.int64(0)
+        unsolved = 0
+        for j in range(m):
+            cd = bdelta[depth, j]
+            cp = bphi[depth, j]
+            if cd < phi:
+                delta2 = phi
+                phi = cd
+                best = j
+            elif cd < delta2:
+                delta2 = cd
+            total = _add(total, cp)
+            if cp > largest:
+                largest = cp
+            if cp != 0 and cd != 0:
+                unsolved += 1
+        if cfg[_WPNS] != 0 and largest < INF:
+            delta = min(largest + max(unsolved - 1, 0), INF - 1)
+        else:
+            delta = total
+        if phi >= th_phi or delta >= th_delta or stats[_NODES] >= cfg[_LIMIT]:
+            break
+        # descend into the most proving child
+        if delta2 >= INF:
+            child_th_delta = th_phi
+        else:
+            child_th_delta = min(th_phi, delta2 + 1 + (delta2 * cfg[_EPS_MILLI]) // 1000)
+        if cfg[_WPNS] != 0:
+            child_th_phi = th_delta - max(unsolved - 1, 0)
+        else:
+            child_th_phi = th_delta - delta + bphi[depth, best]
+        move = bmove[depth, best]
+        K_play(s, g, move)
+        cphi, cdelta = _mid(K_mover, K_remaining, K_moves, K_play, K_undo, K_key, K_estimate, s, g, tt, cfg, stats,
+                            bmove, bkey, bphi, bdelta, depth + 1, bkey[depth, best], child_th_phi, child_th_delta)
+        K_undo(s, g, move)
+        bphi[depth, best] = cphi
+        bdelta[depth, best] = cdelta
+    pn, dn = (phi, delta) if is_or else (delta, phi)
+    stats[_TT_FILLED] += ttmod.store(tt, bits, node_key, pn, dn, stats[_NODES] + stats[_BF_NODES] - start + 1)
+    return phi, delta
+
+
+class Search:
+    """A df-pn searcher for one game's kernels and tables, keeping its transposition table between calls."""
+
+    def __init__(self, kernels: Kernels, tables: tuple[Any, ...], max_depth: int, max_moves: int, options: Options = Options()) -> None:
+        self.kernels, self.tables, self.options = kernels, tables, options
+        self.table = TranspositionTable(options.tt_mb)
+        shape = (max_depth + 2, max(1, max_moves))
+        self._bmove = np.zeros(shape, dtype=np.int64)
+        self._bkey = np.zeros(shape, dtype=np.uint64)
+        self._bphi = np.zeros(shape, dtype=np.int64)
+        self._bdelta = np.zeros(shape, dtype=np.int64)
+        self._stats = np.zeros(3, dtype=np.int64)
+        self._question: tuple[int, bool] | None = None
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched so far (df-pn expansions plus brute-force visits)."""
+        return int(self._stats[_NODES] + self._stats[_BF_NODES])
+
+    @property
+    def tt_entries(self) -> int:
+        return int(self._stats[_TT_FILLED])
+
+    def prove(self, state: np.ndarray, attacker: int, draw_ok: bool,
+              progress: Callable[[int, int], None] | None = None, chunk: int = 1 << 21) -> bool:
+        """Whether ``attacker`` reaches a win (or a draw, with ``draw_ok``) from the non-terminal ``state``.
+
+        The table is kept while the question stays the same and cleared when it changes. ``progress``
+        is called with (nodes, tt_entries) about every ``chunk`` df-pn expansions.
+        """
+        if self._question != (attacker, draw_ok) and self._stats[_TT_FILLED]:
+            self.table.clear()
+            self._stats[_TT_FILLED] = 0
+        self._question = (attacker, draw_ok)
+        o = self.options
+        cfg = np.array([o.wpns, int(o.epsilon * 1000), o.heuristic, o.brute_force, attacker, draw_ok, 0, self.table.bits], dtype=np.int64)
+        K = self.kernels
+        s = state.copy()
+        root_key = K.key(s, self.tables)
+        while True:
+            cfg[_LIMIT] = self._stats[_NODES] + chunk
+            phi, delta = _mid(*K, s, self.tables, self.table.words, cfg, self._stats,
+                              self._bmove, self._bkey, self._bphi, self._bdelta, 0, root_key, INF, INF)
+            if phi == 0 or delta == 0:
+                return (phi == 0) == (K.mover(s) == attacker)
+            if progress is not None:
+                progress(self.nodes, self.tt_entries)
+

@@ -1,0 +1,187 @@
+"""DIMACS round trips, the solver registry, time limits, incremental solving, external solvers, DRAT."""
+
+import io
+import os
+import stat
+import sys
+import time
+
+import pytest
+from pysat.examples.genhard import PHP
+
+from gameproof.errors import BadInput
+from gameproof.logic import any_uint, verify
+from gameproof.logic.cnf import Cnf
+from gameproof.logic.dimacs import DimacsError, read_dimacs, write_dimacs
+from gameproof.logic.harness import trace
+from gameproof.logic.solvers import open_solver, pysat_backends, resolve
+
+
+def pigeons(n: int) -> Cnf:
+    cnf = Cnf()
+    for clause in PHP(n).clauses:
+        cnf.add_clause(clause)
+    return cnf
+
+
+def test_dimacs_round_trip_with_units_and_comments(tmp_path):
+    cnf = pigeons(4)
+    path = tmp_path / "php.cnf"
+    write_dimacs(cnf, path, comments=["pigeons"], extra_units=[3, -7])
+    text = path.read_text()
+    assert text.startswith("c pigeons\np cnf 20 ")
+    back = read_dimacs(path)
+    assert list(back.clauses()) == list(cnf.clauses()) + [[3], [-7]]
+    assert back.num_vars == cnf.num_vars
+
+
+def test_dimacs_chunks_end_on_clause_boundaries(monkeypatch):
+    import gameproof.logic.dimacs as dimacs
+
+    monkeypatch.setattr(dimacs, "_CHUNK", 5)
+    cnf = pigeons(3)
+    out = io.StringIO()
+    write_dimacs(cnf, out)
+    assert list(read_dimacs(io.StringIO(out.getvalue())).clauses()) == list(cnf.clauses())
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("1 2 0\n", "header"),
+    ("p cnf 2 2\n1 2 0\n", "clauses"),
+    ("p cnf 1 1\n1 2 0\n", "exceeds"),
+    ("p cnf 2 1\n1 x 0\n", "bad literal"),
+    ("p cnf 2 1\n1 2\n", "terminated"),
+])
+def test_bad_dimacs_is_reported(text, problem):
+    with pytest.raises(DimacsError, match=problem):
+        read_dimacs(io.StringIO(text))
+
+
+def test_registry_resolves_aliases_and_lists_known_names():
+    assert resolve("cd19") == "cadical195" and resolve("kissat") == "kissat404" and resolve("g4") == "glucose4"
+    assert "cadical195" in pysat_backends() and "glucose4" in pysat_backends()
+    with pytest.raises(BadInput, match="known: .*cadical195"):
+        resolve("minisat9000")
+    with pytest.raises(BadInput, match="not found on PATH"):
+        open_solver("ext:no-such-solver-binary")
+
+
+@pytest.mark.parametrize("name", ["cadical195", "glucose4", "kissat404", "minisat22"])
+def test_backends_agree_on_sat_and_unsat(name):
+    with open_solver(name) as sat:
+        sat.add(pigeons(4))
+        assert sat.solve() is False
+    with open_solver(name) as sat:
+        cnf = Cnf()
+        cnf.add_clause([1, 2])
+        cnf.add_clause([-1, 2])
+        sat.add(cnf)
+        assert sat.solve() is True and 2 in sat.model()
+
+
+@pytest.mark.parametrize("name", ["cadical195", "glucose4", "kissat404"])
+def test_time_limit_gives_unknown(name):
+    with open_solver(name) as sat:
+        sat.add(pigeons(11))
+        started = time.monotonic()
+        assert sat.solve(seconds=0.3) is None
+        assert time.monotonic() - started < 5
+
+
+def test_incremental_assumptions():
+    cnf = Cnf()
+    cnf.add_clause([1, 2])
+    cnf.add_clause([-1, 3])
+    with open_solver() as sat:
+        sat.add(cnf)
+        assert sat.solve([-2]) is True and {1, 3} <= sat.model()
+        assert sat.solve([-2, -3]) is False
+        assert sat.solve([2, -1]) is True
+    with open_solver("kissat") as sat:  # one-shot backend: assumptions become unit clauses
+        sat.add(cnf)
+        assert sat.solve([-2, -3]) is False and sat.solve([-2]) is True
+
+
+FAKE_SOLVER = """#!{python}
+import sys
+from pysat.solvers import Solver
+from gameproof.logic.dimacs import read_dimacs
+cnf = read_dimacs(sys.argv[1])
+with Solver(name="minisat22", bootstrap_with=list(cnf.clauses())) as s:
+    if s.solve():
+        print("s SATISFIABLE")
+        print("v " + " ".join(map(str, s.get_model())) + " 0")
+        sys.exit(10)
+    print("s UNSATISFIABLE")
+    sys.exit(20)
+"""
+
+
+def test_external_solver_on_path(tmp_path, monkeypatch):
+    script = tmp_path / "fakesat"
+    script.write_text(FAKE_SOLVER.format(python=sys.executable))
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    cnf = Cnf()
+    cnf.add_clause([1, 2])
+    cnf.add_clause([-1, 2])
+    with open_solver("ext:fakesat") as sat:
+        sat.add(cnf)
+        assert sat.solve() is True and 2 in sat.model()
+        assert sat.solve([-2]) is False
+
+
+def rup_check(cnf: Cnf, proof_lines: list[str]) -> bool:
+    """A tiny DRUP checker: every added lemma must follow by unit propagation; the last is empty."""
+    clauses = [list(c) for c in cnf.clauses()]
+
+    def propagates_to_conflict(assigned: set[int]) -> bool:
+        changed = True
+        while changed:
+            changed = False
+            for clause in clauses:
+                if any(lit in assigned for lit in clause):
+                    continue
+                open_lits = [lit for lit in clause if -lit not in assigned]
+                if not open_lits:
+                    return True
+                if len(open_lits) == 1:
+                    assigned.add(open_lits[0])
+                    changed = True
+        return False
+
+    lemma: list[int] = []
+    for line in proof_lines:
+        if line.startswith("d"):
+            continue
+        lemma = [int(tok) for tok in line.split()[:-1]]
+        if not propagates_to_conflict({-lit for lit in lemma}):
+            return False
+        clauses.append(lemma)
+    return lemma == []
+
+
+def small_identity():
+    x, y = any_uint(4, "x"), any_uint(4, "y")
+    verify((x + y) - y == x)
+
+
+def test_drat_proof_of_a_verified_harness_checks(tmp_path):
+    traced = trace(small_identity)
+    cnf = Cnf()
+    cnf.literals.extend(traced.cnf.literals)
+    cnf.num_clauses, cnf.num_vars = traced.cnf.num_clauses, traced.cnf.num_vars
+    for unit in traced.export_units():
+        cnf.add_clause([unit])
+    with open_solver("cadical195", proof=True) as prover:
+        prover.add(cnf)
+        assert prover.solve() is False
+        prover.write_proof(tmp_path / "p.drat")
+    lines = (tmp_path / "p.drat").read_text().splitlines()
+    assert lines and rup_check(cnf, lines)
+    assert not rup_check(cnf, ["0"])  # the checker can reject: unit propagation alone finds no conflict
+
+
+def test_backends_without_proofs_say_so():
+    with pytest.raises(BadInput, match="DRAT"):
+        open_solver("kissat", proof=True)
