@@ -35,6 +35,26 @@ def test_dimacs_round_trip_with_units_and_comments(tmp_path):
     assert back.num_vars == cnf.num_vars
 
 
+def test_dimacs_extreme_literals_and_empty_clause():
+    cnf = Cnf()
+    for clause in ([2**31 - 1, -(2**31 - 1), 1_000_000], [-9, 10], []):
+        cnf.add_clause(clause)
+    out = io.StringIO()
+    write_dimacs(cnf, out)
+    assert out.getvalue().splitlines()[1:] == ["2147483647 -2147483647 1000000 0", "-9 10 0", "0"]
+    assert list(read_dimacs(io.StringIO(out.getvalue())).clauses()) == list(cnf.clauses())
+
+
+def test_dimacs_writer_streams_over_a_million_clauses_per_second():
+    cnf = Cnf(300_000)
+    cnf.literals.extend([5, -70_000, 299_999, 0] * 300_000)
+    cnf.num_clauses = 300_000
+    write_dimacs(cnf, io.StringIO())  # compile
+    started = time.perf_counter()
+    write_dimacs(cnf, io.StringIO())
+    assert cnf.num_clauses / (time.perf_counter() - started) > 1e6
+
+
 def test_dimacs_chunks_end_on_clause_boundaries(monkeypatch):
     import gameproof.logic.dimacs as dimacs
 

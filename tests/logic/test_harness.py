@@ -68,6 +68,16 @@ def test_witness_that_does_not_replay_is_an_error():
     assert report.inputs == {"x": 255}
 
 
+def test_harness_that_fails_only_on_plain_ints_is_an_error():
+    def symbolic_only():
+        x = any_uint(8, "x")
+        width = x.width  # plain ints have no width
+        verify(x != width)
+
+    report = check(symbolic_only)
+    assert report.outcome is Outcome.ERROR and "AttributeError" in report.message
+
+
 def test_harness_that_branches_on_a_symbol_is_an_error():
     def branches():
         x = any_uint(8, "x")

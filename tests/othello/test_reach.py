@@ -9,6 +9,7 @@ from gameproof.errors import BadInput
 from gameproof.games.othello import rules
 from gameproof.games.othello.notation import PASS, tokenize_record
 from gameproof.games.othello.reach import default_plies, replay, solve_reach, solve_reachable
+from gameproof.logic.drat import find_checker
 
 
 def most_legal_moves_within(plies: int) -> int:
@@ -132,3 +133,30 @@ def test_positions_from_real_games_are_reachable_with_either_side_to_move_checke
 def test_cheap_refutations():
     assert "centre" in solve_reachable(0, 0x0000_0008_1000_0000, True).reason
     assert "connected" in solve_reachable(1 | 0x0000_0008_1000_0000, 0x0000_0010_0800_0000, True).reason
+
+
+needs_checker = pytest.mark.skipif(find_checker() is None, reason="no DRAT checker (drat-trim) on PATH")
+
+
+@needs_checker
+def test_unsat_answers_come_with_a_checked_drat_proof(tmp_path):
+    result = solve_reach(14, plies=5, proof=tmp_path / "refutation.drat")
+    assert result.status == "unsat" and result.proof_checked is True
+
+
+@needs_checker
+def test_the_checker_rejects_a_proof_that_proves_nothing(tmp_path):
+    from gameproof.games.othello.reach import encode
+    from gameproof.logic.drat import check_drat
+
+    cnf, _ = encode(14, 5, "strict", "direct")
+    empty = tmp_path / "empty.drat"
+    empty.write_text("")
+    assert check_drat(cnf, empty) is False
+
+
+def test_without_a_checker_proofs_are_written_but_unchecked(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMEPROOF_DRAT_CHECKER", str(tmp_path / "missing-checker"))
+    result = solve_reach(14, plies=5, proof=tmp_path / "refutation.drat")
+    assert result.status == "unsat" and result.proof_checked is None
+    assert (tmp_path / "refutation.drat").stat().st_size > 0

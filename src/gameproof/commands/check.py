@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gameproof.logic.harness import Report
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -60,11 +64,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_report(report, solver, playback)
     if args.proof and report.proof is None:
-        print(f"gameproof: no proof written to {args.proof}: there is no refutation to prove", file=sys.stderr)
+        print(f"gameproof: no proof written to {args.proof}: nothing to refute, or the time ran out", file=sys.stderr)
     return EXIT_CODES[report.outcome]
 
 
-def _print_report(report, solver: str, playback: str | None) -> None:
+def _print_report(report: "Report", solver: str, playback: str | None) -> None:
     from gameproof.commands._output import console
 
     out = console()

@@ -19,8 +19,44 @@ def register(commands: argparse._SubParsersAction) -> None:
     solve = sub.add_parser("solve", help="exact value of a position and of each move", description="Exact value (win/draw/loss for the player to move) and the value of every legal move.")
     _game_arguments(solve)
     solve.add_argument("--moves", default="", help='moves played so far, e.g. "b2 a1"')
+    solve.add_argument("--value-only", action="store_true", help="skip the value of each move (faster when the mover wins)")
     _search_arguments(solve)
     solve.set_defaults(handler=run_solve)
+
+    book = sub.add_parser("book", help="opening books in SQLite: build, query, dump", description="Opening books: every symmetry-distinct position D plies deep solved, shallower ones backed up.")
+    book_sub = book.add_subparsers(dest="book_command", required=True, metavar="COMMAND")
+    build = book_sub.add_parser("build", help="solve all positions D plies deep (resumes a partial file)")
+    _game_arguments(build)
+    build.add_argument("--db", required=True, help="SQLite book file")
+    build.add_argument("--depth", type=int, required=True, help="plies of the book's leaves")
+    build.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    _search_arguments(build)
+    build.set_defaults(handler=run_book_build)
+    query = book_sub.add_parser("query", help="value and move values of a position, from the book (df-pn beyond it)")
+    query.add_argument("--db", required=True, help="SQLite book file")
+    query.add_argument("--moves", default="", help='moves played so far, e.g. "b2 a1"')
+    query.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    query.set_defaults(handler=run_book_query)
+    dump = book_sub.add_parser("dump", help="every entry of the book")
+    dump.add_argument("--db", required=True, help="SQLite book file")
+    dump.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    dump.set_defaults(handler=run_book_dump)
+
+    verify = sub.add_parser("verify", help="re-check a book, or df-pn against plain minimax on one position",
+                            description="With --db: re-check every book entry (interior entries against their children, leaves by plain minimax). "
+                                        "With a game: compare df-pn with plain minimax on the position. Exit 1 on any disagreement.")
+    verify.add_argument("--db", help="SQLite book file to re-check")
+    verify.add_argument("--rows", type=int, help="board rows (without --db)")
+    verify.add_argument("--cols", type=int, help="board columns (without --db)")
+    verify.add_argument("--k", type=int, help="stones in a row (without --db)")
+    variant = verify.add_mutually_exclusive_group()
+    variant.add_argument("--misere", action="store_const", const="misere", dest="variant", help="k in a row loses")
+    variant.add_argument("--notakto", action="store_const", const="notakto", dest="variant", help="one shared mark; k in a row loses")
+    verify.set_defaults(variant="normal")
+    verify.add_argument("--moves", default="", help="moves played so far (without --db)")
+    verify.add_argument("--max-empty", type=int, default=12, help="plain minimax only on positions with at most this many empty squares (default 12)")
+    verify.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    verify.set_defaults(handler=run_verify)
 
 
 def _game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -90,7 +126,7 @@ def run_solve(args: argparse.Namespace) -> int:
     state = MnkState(game_from_args(args), args.moves)
     options = options_from_args(args)
     with search_progress(args.quiet or args.json, TranspositionTable(options.tt_mb).capacity) as progress:
-        solution = solve(state, options, progress=progress)
+        solution = solve(state, options, with_moves=not args.value_only, progress=progress)
     moves = {state.move_name(m): v for m, v in solution.moves.items()}
     if args.json:
         from gameproof.commands._output import print_json
@@ -110,3 +146,128 @@ def run_solve(args: argparse.Namespace) -> int:
             out.print(f"  {value:<5} {' '.join(squares)}")
     out.print(f"{solution.nodes:,} nodes in {solution.seconds:.3f} s, {solution.tt_entries:,} TT entries")
     return 0
+
+
+def run_book_build(args: argparse.Namespace) -> int:
+    from gameproof.games.mnk import book
+
+    game, options = game_from_args(args), options_from_args(args)
+    with book_progress(args.quiet or args.json) as progress:
+        report = book.build(game, args.depth, args.db, workers=args.workers, options=options, progress=progress)
+    summary = {"game": game.name, "depth": args.depth, "db": args.db, "solved": report.solved, "already_there": report.skipped,
+               "entries": report.entries, "nodes": report.nodes, "seconds": round(report.seconds, 3)}
+    if args.json:
+        from gameproof.commands._output import print_json
+
+        print_json(summary)
+    else:
+        from gameproof.commands._output import console
+
+        console().print(" ".join(f"{k}={v}" for k, v in summary.items()))
+    return 0
+
+
+@contextmanager
+def book_progress(quiet: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress callback (done, total) drawing a bar with ETA on stderr."""
+    if quiet:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from gameproof.commands._output import progress_console
+
+    with Progress(BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=progress_console(), transient=True) as bar:
+        task = bar.add_task("book", total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def run_book_query(args: argparse.Namespace) -> int:
+    from gameproof.games.mnk import book
+    from gameproof.games.mnk.state import MnkState
+
+    opened, game, _ = book.open_book(args.db)
+    with opened:
+        state = MnkState(game, args.moves)
+        answer = book.query(opened, state)
+    if args.json:
+        from gameproof.commands._output import print_json
+
+        print_json({"game": game.name, "played": state.record, "value": answer.value, "moves": answer.moves, "source": answer.source})
+        return 0
+    from gameproof.commands._output import console
+
+    out = console()
+    out.print(f"{game.name}  after: {state.record or '(start)'}  ({answer.source})")
+    out.print(str(state))
+    out.print(f"value for the player to move: [bold]{answer.value}[/bold]")
+    for value in ("win", "draw", "loss"):
+        squares = [name for name, v in answer.moves.items() if v == value]
+        if squares:
+            out.print(f"  {value:<5} {' '.join(squares)}")
+    return 0
+
+
+def run_book_dump(args: argparse.Namespace) -> int:
+    from gameproof.games.mnk import book
+
+    opened, game, depth = book.open_book(args.db)
+    with opened:
+        entries = [entry.as_json() for entry in opened.entries()]
+    if args.json:
+        from gameproof.commands._output import print_json
+
+        print_json({"game": game.name, "depth": depth, "entries": entries})
+        return 0
+    from gameproof.commands._output import console
+
+    out = console()
+    for entry in entries:
+        moves = " ".join(f"{sq}:{v}" for sq, v in entry["moves"].items())
+        out.print(f"{entry['record'] or '(start)':<20} {entry['value']:<5} {entry['method']:<8} {moves}")
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from gameproof.commands._output import console, print_json
+
+    if args.db:
+        from gameproof.games.mnk import book
+
+        opened, game, depth = book.open_book(args.db)
+        with opened:
+            report = book.verify(opened, game, depth, max_empty=args.max_empty)
+        summary = {"game": game.name, "by_children": report.checked_by_children, "by_minimax": report.checked_by_minimax,
+                   "consistent_only": report.consistent_only, "problems": report.problems}
+        ok = not report.problems
+    else:
+        if None in (args.rows, args.cols, args.k):
+            raise BadInput("give --db FILE, or --rows, --cols and --k")
+        from gameproof.games.mnk import reference
+        from gameproof.games.mnk.solver import solve
+        from gameproof.games.mnk.state import MnkState
+
+        state = MnkState(game_from_args(args), args.moves)
+        empty = state.geometry.cells - len(state.history)
+        if empty > args.max_empty:
+            raise BadInput(f"{empty} empty squares: plain minimax would take too long (raise --max-empty to insist)")
+        names = {1: "win", 0: "draw", -1: "loss"}
+        solution = solve(state)
+        dfpn = {state.move_name(m): v for m, v in solution.moves.items()}
+        g = state.game
+        plain = {} if state.is_over() else {state.move_name(m): names[v] for m, v in reference.move_values(state.marks(), g.rows, g.cols, g.k, g.variant).items()}
+        ok = dfpn == plain
+        summary = {"game": g.name, "played": state.record, "value": solution.value, "agree": ok, "dfpn": dfpn, "minimax": plain}
+    if args.json:
+        print_json(summary)
+    else:
+        out = console()
+        out.print(" ".join(f"{k}={v}" for k, v in summary.items() if k not in ("dfpn", "minimax", "problems")))
+        for problem in summary.get("problems", []):
+            out.print(f"problem: {problem}")
+        out.print("verified" if ok else "[bold red]MISMATCH[/bold red]")
+    return 0 if ok else EXIT_MISMATCH

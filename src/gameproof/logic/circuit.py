@@ -1,4 +1,4 @@
-"""A hash-consed Boolean circuit of AND, XOR and ITE gates over AIGER-style integer literals.
+"""A hash-consed Boolean circuit of AND, XOR, ITE, XOR3 and MAJ gates over AIGER-style integer literals.
 
 A literal is ``2 * var + negated``. Variable 0 is the constant: literal 0 is false, literal 1 is true.
 Every other variable is an input or a gate, numbered in creation order, so children always come before
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+import numpy as np
+
 FALSE = 0
 TRUE = 1
 
@@ -17,51 +19,48 @@ INPUT = 0
 AND = 1
 XOR = 2
 ITE = 3
+XOR3 = 4
+MAJ = 5
 
 _SHIFT = 32  # literals are packed into table keys 32 bits apiece
 
 
-def negate(lit: int) -> int:
-    """The complement of a literal."""
-    return lit ^ 1
-
-
 class Circuit:
-    """Gates stored column-wise (kind, first, second, third input per variable) with structural hashing."""
+    """Gates in one flat list, four ints per variable (kind, first, second, third input), hash-consed.
+
+    A flat list of ints keeps node creation to one append and converts to a numpy array in one call
+    (:meth:`gate_array`) for the encoders.
+    """
 
     def __init__(self) -> None:
-        self.kind: list[int] = [INPUT]
-        self.first: list[int] = [0]
-        self.second: list[int] = [0]
-        self.third: list[int] = [0]
+        self.gates: list[int] = [INPUT, 0, 0, 0]
         self.input_vars: list[int] = []
         self._and: dict[int, int] = {}
         self._xor: dict[int, int] = {}
         self._ite: dict[int, int] = {}
+        self._xor3: dict[int, int] = {}
+        self._maj: dict[int, int] = {}
 
     @property
     def num_vars(self) -> int:
         """Variables allocated so far, the constant included."""
-        return len(self.kind)
+        return len(self.gates) >> 2
 
     @property
     def num_gates(self) -> int:
         """Gates (not inputs) allocated so far."""
-        return len(self.kind) - 1 - len(self.input_vars)
+        return self.num_vars - 1 - len(self.input_vars)
 
-    def _new(self, kind: int, a: int, b: int, c: int) -> int:
-        var = len(self.kind)
-        self.kind.append(kind)
-        self.first.append(a)
-        self.second.append(b)
-        self.third.append(c)
-        return var << 1
+    def gate_array(self) -> np.ndarray:
+        """The gates as an ``(num_vars, 4)`` int64 array: kind, first, second, third input literal."""
+        return np.array(self.gates, dtype=np.int64).reshape(-1, 4)
 
     def new_input(self) -> int:
         """A fresh free input; returns its positive literal."""
-        lit = self._new(INPUT, 0, 0, 0)
-        self.input_vars.append(lit >> 1)
-        return lit
+        var = len(self.gates) >> 2
+        self.gates += (INPUT, 0, 0, 0)
+        self.input_vars.append(var)
+        return var << 1
 
     def and_(self, a: int, b: int) -> int:
         """Literal for ``a AND b``."""
@@ -76,7 +75,8 @@ class Circuit:
         key = a << _SHIFT | b
         lit = self._and.get(key)
         if lit is None:
-            lit = self._and[key] = self._new(AND, a, b, 0)
+            lit = self._and[key] = len(self.gates) >> 1
+            self.gates += (AND, a, b, 0)
         return lit
 
     def or_(self, a: int, b: int) -> int:
@@ -97,7 +97,8 @@ class Circuit:
         key = a << _SHIFT | b
         lit = self._xor.get(key)
         if lit is None:
-            lit = self._xor[key] = self._new(XOR, a, b, 0)
+            lit = self._xor[key] = len(self.gates) >> 1
+            self.gates += (XOR, a, b, 0)
         return lit ^ flip
 
     def ite(self, c: int, t: int, e: int) -> int:
@@ -124,7 +125,59 @@ class Circuit:
         key = (c << _SHIFT | t) << _SHIFT | e
         lit = self._ite.get(key)
         if lit is None:
-            lit = self._ite[key] = self._new(ITE, c, t, e)
+            lit = self._ite[key] = len(self.gates) >> 1
+            self.gates += (ITE, c, t, e)
+        return lit ^ flip
+
+    def xor3(self, a: int, b: int, c: int) -> int:
+        """Literal for ``a XOR b XOR c`` (the sum of a full adder)."""
+        flip = (a ^ b ^ c) & 1
+        a &= -2
+        b &= -2
+        c &= -2
+        if a > b:
+            a, b = b, a
+        if b > c:
+            b, c = c, b
+            if a > b:
+                a, b = b, a
+        if a == 0:
+            return self.xor(b, c) ^ flip
+        if a == b:
+            return c ^ flip
+        if b == c:
+            return a ^ flip
+        key = (a << _SHIFT | b) << _SHIFT | c
+        lit = self._xor3.get(key)
+        if lit is None:
+            lit = self._xor3[key] = len(self.gates) >> 1
+            self.gates += (XOR3, a, b, c)
+        return lit ^ flip
+
+    def maj(self, a: int, b: int, c: int) -> int:
+        """Literal for the majority of ``a``, ``b``, ``c`` (the carry of a full adder)."""
+        if a > b:
+            a, b = b, a
+        if b > c:
+            b, c = c, b
+            if a > b:
+                a, b = b, a
+        if a <= 1:
+            return self.or_(b, c) if a else self.and_(b, c)
+        if a == b or b == c:
+            return b
+        if a ^ b == 1:
+            return c
+        if b ^ c == 1 or a ^ c == 1:
+            return a if b ^ c == 1 else b
+        flip = 1 if (a & 1) + (b & 1) + (c & 1) >= 2 else 0  # store with at most one input negated
+        if flip:
+            a, b, c = a ^ 1, b ^ 1, c ^ 1
+        key = (a << _SHIFT | b) << _SHIFT | c
+        lit = self._maj.get(key)
+        if lit is None:
+            lit = self._maj[key] = len(self.gates) >> 1
+            self.gates += (MAJ, a, b, c)
         return lit ^ flip
 
     def and_all(self, lits: Iterable[int]) -> int:
@@ -146,24 +199,6 @@ class Circuit:
             lits = paired
         return lits[0]
 
-    def cone(self, roots: Iterable[int]) -> list[int]:
-        """Variables that the literals ``roots`` depend on (inputs and gates), in ascending order."""
-        kind, first, second, third = self.kind, self.first, self.second, self.third
-        seen = bytearray(len(kind))
-        stack = [lit >> 1 for lit in roots]
-        while stack:
-            var = stack.pop()
-            if var == 0 or seen[var]:
-                continue
-            seen[var] = 1
-            k = kind[var]
-            if k:
-                stack.append(first[var] >> 1)
-                stack.append(second[var] >> 1)
-                if k == ITE:
-                    stack.append(third[var] >> 1)
-        return [var for var in range(1, len(kind)) if seen[var]]
-
     def simulate(self, inputs: Mapping[int, int], lanes: int = 1) -> list[int]:
         """Values of every variable, bit-parallel: ``inputs`` maps input variables to ``lanes``-bit ints.
 
@@ -171,15 +206,13 @@ class Circuit:
         Inputs not given are 0. Index the result by variable; use :func:`lit_value` for literals.
         """
         ones = (1 << lanes) - 1
-        kind, first, second, third = self.kind, self.first, self.second, self.third
-        value = [0] * len(kind)
-        for var in range(1, len(kind)):
-            k = kind[var]
+        gates = self.gates
+        value = [0] * self.num_vars
+        for var in range(1, self.num_vars):
+            k, a, b, e = gates[4 * var : 4 * var + 4]
             if k == INPUT:
                 value[var] = inputs.get(var, 0) & ones
                 continue
-            a = first[var]
-            b = second[var]
             va = value[a >> 1] ^ (ones if a & 1 else 0)
             vb = value[b >> 1] ^ (ones if b & 1 else 0)
             if k == AND:
@@ -187,9 +220,13 @@ class Circuit:
             elif k == XOR:
                 value[var] = va ^ vb
             else:
-                e = third[var]
                 ve = value[e >> 1] ^ (ones if e & 1 else 0)
-                value[var] = (va & vb) | (~va & ve & ones)
+                if k == ITE:
+                    value[var] = (va & vb) | (~va & ve & ones)
+                elif k == XOR3:
+                    value[var] = va ^ vb ^ ve
+                else:
+                    value[var] = (va & vb) | (va & ve) | (vb & ve)
         return value
 
 

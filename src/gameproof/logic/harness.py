@@ -22,7 +22,8 @@ from gameproof.errors import BadInput
 from gameproof.logic.circuit import FALSE, TRUE, Circuit
 from gameproof.logic.cnf import Cnf, Encoding, tseitin
 from gameproof.logic.dimacs import write_dimacs
-from gameproof.logic.solvers import DEFAULT_SOLVER, open_solver
+from gameproof.logic.simplify import propagate_units
+from gameproof.logic.solvers import DEFAULT_SOLVER, Solver, open_solver
 from gameproof.logic.words import Bit, Word
 
 Harness = Callable[[], Any]
@@ -199,6 +200,7 @@ class PropertyResult:
     message: str
     outcome: Outcome
     inputs: dict[str, int] | None = None
+    detail: str = ""  # why an ERROR happened
 
 
 @dataclass
@@ -238,11 +240,13 @@ class Report:
 
 @dataclass
 class Traced:
-    """A harness traced into a circuit and encoded: what to solve, and how to read answers back."""
+    """A harness traced into a circuit, simplified and encoded: what to solve, and how to read answers."""
 
-    symbolic: _Symbolic
+    properties: list[_Property]
     encoding: Encoding
+    inputs: dict[str, tuple[int, ...]]  # each named input's bits as literals of the encoded circuit
     findings: list[int]  # per property: literal true exactly on a finding
+    assumed: list[int]  # per property: the assumptions before it
     any_finding: int
 
     @property
@@ -257,28 +261,34 @@ class Traced:
     def decode(self, model: set[int]) -> dict[str, int]:
         """Every named input's value under a model."""
         value = self.encoding.value
-        out = {}
-        for name, symbol in self.symbolic.inputs.items():
-            bits = (symbol.lit,) if isinstance(symbol, Bit) else symbol.bits
-            out[name] = sum(1 << i for i, lit in enumerate(bits) if value(model, lit))
-        return out
+        return {name: sum(1 << i for i, lit in enumerate(bits) if value(model, lit))
+                for name, bits in self.inputs.items()}
 
 
 def trace(harness: Harness) -> Traced:
-    """Run ``harness`` symbolically and encode every property query into one CNF."""
+    """Run ``harness`` symbolically and encode every property query into one CNF.
+
+    Inputs fixed outright by the assumptions that every property shares (those before the first
+    ``verify``/``cover``) become constants before encoding.
+    """
     symbolic = _Symbolic()
     _run(harness, symbolic)
-    circuit = symbolic.circuit
-    findings = [
-        circuit.and_(p.assumed, p.cond if p.kind == "cover" else p.cond ^ 1) for p in symbolic.properties
-    ]
+    circuit, props = symbolic.circuit, symbolic.properties
+    findings = [circuit.and_(p.assumed, p.cond if p.kind == "cover" else p.cond ^ 1) for p in props]
     any_finding = circuit.or_all(findings)
-    roots = findings + [p.assumed for p in symbolic.properties] + [any_finding]
-    encoding = tseitin(circuit, [lit for lit in roots if lit > 1])
-    traced = Traced(symbolic, encoding, findings, any_finding)
+    circuit, mapping = propagate_units(circuit, props[0].assumed if props else TRUE)
+
+    def move(lit: int) -> int:
+        return mapping[lit >> 1] ^ (lit & 1)
+
+    findings, assumed, any_finding = [move(f) for f in findings], [move(p.assumed) for p in props], move(any_finding)
+    roots = findings + assumed + [any_finding]
+    encoding = tseitin(circuit, roots)
     for lit in roots:  # constant roots get their variable now, before any solver copies the clauses
         encoding.lit(lit)
-    return traced
+    inputs = {name: tuple(move(lit) for lit in ((s.lit,) if isinstance(s, Bit) else s.bits))
+              for name, s in symbolic.inputs.items()}
+    return Traced(props, encoding, inputs, findings, assumed, any_finding)
 
 
 def check(harness: Harness, solver: str = DEFAULT_SOLVER, seconds: float | None = None,
@@ -304,13 +314,13 @@ def check(harness: Harness, solver: str = DEFAULT_SOLVER, seconds: float | None 
     solve_started = time.perf_counter()
     with open_solver(solver) as sat:
         sat.add(traced.cnf)
-        for index, prop in enumerate(traced.symbolic.properties):
+        for index, prop in enumerate(traced.properties):
             results.append(_check_property(harness, traced, sat, index, prop, deadline))
     report = _summarise(results)
     if proof is not None and report.outcome in (Outcome.VERIFIED, Outcome.VACUOUS):
         report.proof = _write_proof(traced, solver, proof, deadline)
     report.variables, report.clauses = traced.cnf.num_vars, traced.cnf.num_clauses
-    report.gates = traced.symbolic.circuit.num_gates
+    report.gates = traced.encoding.circuit.num_gates
     report.encode_seconds, report.solve_seconds = encode_seconds, time.perf_counter() - solve_started
     return report
 
@@ -319,7 +329,7 @@ def _remaining(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
-def _check_property(harness: Harness, traced: Traced, sat, index: int, prop: _Property,
+def _check_property(harness: Harness, traced: Traced, sat: Solver, index: int, prop: _Property,
                     deadline: float | None) -> PropertyResult:
     lit = traced.encoding.lit
     answer = sat.solve([lit(traced.findings[index])], _remaining(deadline))
@@ -327,11 +337,17 @@ def _check_property(harness: Harness, traced: Traced, sat, index: int, prop: _Pr
         return PropertyResult(prop.kind, prop.message, Outcome.UNKNOWN)
     if answer:
         inputs = traced.decode(sat.model())
-        events = replay(harness, inputs)
+        try:
+            events = replay(harness, inputs)
+        except Exception as error:
+            return PropertyResult(prop.kind, prop.message, Outcome.ERROR, inputs,
+                                  f"replaying the witness on plain ints raised {type(error).__name__}: {error}")
         if len(events) <= index or not events[index].is_finding:
-            return PropertyResult(prop.kind, prop.message, Outcome.ERROR, inputs)
+            return PropertyResult(prop.kind, prop.message, Outcome.ERROR, inputs,
+                                  "the solver's witness does not replay on plain ints (symbolic words wrap "
+                                  "modulo 2**width; Python ints do not)")
         return PropertyResult(prop.kind, prop.message, Outcome.COUNTEREXAMPLE, inputs)
-    feasible = sat.solve([lit(prop.assumed)], _remaining(deadline))
+    feasible = sat.solve([lit(traced.assumed[index])], _remaining(deadline))
     if feasible is None:
         return PropertyResult(prop.kind, prop.message, Outcome.UNKNOWN)
     return PropertyResult(prop.kind, prop.message, Outcome.VERIFIED if feasible else Outcome.VACUOUS)
@@ -362,8 +378,7 @@ def _summarise(results: list[PropertyResult]) -> Report:
         + ("witness found" if worst.kind == "cover" else "counterexample found"),
         Outcome.VACUOUS: f"{worst.kind} {worst.message!r}: the assumptions before it can never hold",
         Outcome.UNKNOWN: f"{worst.kind} {worst.message!r}: time limit reached",
-        Outcome.ERROR: f"{worst.kind} {worst.message!r}: the solver's witness does not replay on plain ints "
-        "(symbolic words wrap modulo 2**width; Python ints do not)",
+        Outcome.ERROR: f"{worst.kind} {worst.message!r}: {worst.detail}",
     }
     if worst.outcome is Outcome.VERIFIED and any(r.kind == "cover" for r in results):
         messages[Outcome.VERIFIED] += " (no cover() can be satisfied)"

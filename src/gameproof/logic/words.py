@@ -107,7 +107,7 @@ class Word:
         if not bits:
             raise ValueError("a word needs a width of at least 1")
         self.bits = tuple(bits)
-        self.circuit = circuit if any(b > 1 for b in self.bits) else None
+        self.circuit = circuit if max(self.bits) > 1 else None
 
     @classmethod
     def constant(cls, value: int, width: int) -> Word:
@@ -155,6 +155,15 @@ class Word:
         return NotImplemented  # type: ignore[return-value]
 
     def _bitwise(self, other: object, op: str) -> Word:
+        if isinstance(other, int):  # masks are wiring: keep, drop, set or flip each bit
+            ones = format(other & ((1 << self.width) - 1), f"0{self.width}b")[::-1]
+            if op == "and_":
+                bits = [b if one == "1" else FALSE for b, one in zip(self.bits, ones)]
+            elif op == "or_":
+                bits = [TRUE if one == "1" else b for b, one in zip(self.bits, ones)]
+            else:
+                bits = [b ^ 1 if one == "1" else b for b, one in zip(self.bits, ones)]
+            return Word(self.circuit, bits)
         pair = self._operand(other)
         if pair is NotImplemented:
             return NotImplemented
@@ -290,28 +299,27 @@ class Word:
 
 
 def _add(circuit: Circuit, a: Sequence[int], b: Sequence[int], carry: int) -> tuple[list[int], int]:
-    """Ripple-carry sum bits and carry out: each full adder is two XORs and one ITE."""
-    xor, ite = circuit.xor, circuit.ite
+    """Ripple-carry sum bits and carry out: each full adder is one XOR3 and one MAJ gate."""
+    xor3, maj = circuit.xor3, circuit.maj
     out = []
     for x, y in zip(a, b):
-        t = xor(x, y)
-        out.append(xor(t, carry))
-        carry = ite(t, carry, x)
+        out.append(xor3(x, y, carry))
+        carry = maj(x, y, carry)
     return out, carry
 
 
 def _less_than(circuit: Circuit, a: Sequence[int], b: Sequence[int]) -> int:
-    """Literal for unsigned ``a < b``: scanning up, the highest differing bit decides."""
-    xor, ite = circuit.xor, circuit.ite
+    """Literal for unsigned ``a < b``: the borrow chain of ``a - b``, one MAJ gate per bit."""
+    maj = circuit.maj
     lt = FALSE
     for x, y in zip(a, b):
-        lt = ite(xor(x, y), y, lt)
+        lt = maj(x ^ 1, y, lt)
     return lt
 
 
 def _compress(circuit: Circuit, columns: list[list[int]], width: int) -> list[int]:
     """Sum columns of bits (column ``i`` weighs ``2**i``) into ``width`` bits with full and half adders."""
-    xor, ite, and_ = circuit.xor, circuit.ite, circuit.and_
+    xor, xor3, maj, and_ = circuit.xor, circuit.xor3, circuit.maj, circuit.and_
     columns = [deque(col) for col in columns] + [deque() for _ in range(width - len(columns))]
     out = []
     for i in range(width):
@@ -319,13 +327,12 @@ def _compress(circuit: Circuit, columns: list[list[int]], width: int) -> list[in
         carries = columns[i + 1] if i + 1 < width else None
         while len(col) > 1:
             x, y = col.popleft(), col.popleft()
-            t = xor(x, y)
             if col:
                 z = col.popleft()
-                col.append(xor(t, z))
-                carry = ite(t, z, x)
+                col.append(xor3(x, y, z))
+                carry = maj(x, y, z)
             else:
-                col.append(t)
+                col.append(xor(x, y))
                 carry = and_(x, y)
             if carries is not None and carry:
                 carries.append(carry)

@@ -26,7 +26,10 @@ from gameproof.search.tt import INF, TranspositionTable
 
 CONTINUE, MOVER_WINS, MOVER_LOSES, DRAW = 0, 1, 2, 3
 # cfg slots
-_WPNS, _EPS_MILLI, _HEURISTIC, _BRUTE, _ATTACKER, _DRAW_OK, _LIMIT, _BITS = range(8)
+_WPNS, _EPS_MILLI, _HEURISTIC, _BRUTE, _ATTACKER, _DRAW_OK, _LIMIT, _BITS, _SALT = range(9)
+# Keys are XORed with a salt per question (attacker, draw_ok): a bijection, so exact keys stay exact
+# and the answers to different questions share one table without clearing it.
+_SALTS = (0, 0x5851_F42D_4C95_7F2D, 0x1405_7B7E_F767_814F, 0x2545_F491_4F6C_DD1D)
 # stats slots
 _NODES, _BF_NODES, _TT_FILLED = range(3)
 
@@ -100,56 +103,61 @@ def _mid(K_mover, K_remaining, K_moves, K_play, K_undo, K_key, K_estimate, s, g,
     is_or = me == attacker
     draw_good = draw_ok if is_or else not draw_ok
     n = K_moves(s, g, bmove[depth])
-    m = 0
     won = n == 0 and draw_good
-    lost = n == 0 and not draw_good
+    # first pass: finished games, keys of the others (symmetric twins dropped), prefetch their TT buckets
+    m = 0
+    salt = np.uint64(cfg[_SALT])
     for i in range(n):
         move = bmove[depth, i]
         result = K_play(s, g, move)
-        child_key = np.uint64(0)
-        solved = True
         if result != CONTINUE:
-            good = result == MOVER_WINS or (result == DRAW and draw_good)
-        else:
-            child_key = K_key(s, g)
-            duplicate = False
-            for j in range(m):
-                if bkey[depth, j] == child_key:
-                    duplicate = True
-            if duplicate:
-                K_undo(s, g, move)
-                continue
-            found, pn, dn = ttmod.lookup(tt, bits, child_key)
-            if found:
-                phi, delta = (dn, pn) if is_or else (pn, dn)  # child's mover is the other player
-                solved = phi == 0 or delta == 0
-                good = delta == 0
-            elif K_remaining(s, g) <= cfg[_BRUTE]:
+            K_undo(s, g, move)
+            if result == MOVER_WINS or (result == DRAW and draw_good):
+                won = True
+                break
+            continue
+        child_key = K_key(s, g) ^ salt
+        K_undo(s, g, move)
+        duplicate = False
+        for j in range(m):
+            if bkey[depth, j] == child_key:
+                duplicate = True
+                break
+        if not duplicate:
+            ttmod.prefetch(tt, bits, child_key)
+            bmove[depth, m] = move  # safe: m <= i, and entries before i are no longer read
+            bkey[depth, m] = child_key
+            m += 1
+    # second pass: (phi, delta) of each child from the TT, plain minimax near the end, or the estimate
+    kept = 0
+    empties = K_remaining(s, g) - 1
+    for j in range(m if not won else 0):
+        move, child_key = bmove[depth, j], bkey[depth, j]
+        found, pn, dn = ttmod.lookup(tt, bits, child_key)
+        if not found:
+            K_play(s, g, move)
+            if empties <= cfg[_BRUTE]:
                 before = stats[_BF_NODES]
                 good = not _brute(K_mover, K_moves, K_play, K_undo, s, g, bmove, depth + 1, attacker, draw_ok, stats)
                 pn, dn = (0, INF) if good == is_or else (INF, 0)
                 stats[_TT_FILLED] += ttmod.store(tt, bits, child_key, pn, dn, stats[_BF_NODES] - before)
+            elif cfg[_HEURISTIC] != 0:
+                pn, dn = K_estimate(s, g, attacker)
             else:
-                solved = False
-                good = False
-                if cfg[_HEURISTIC] != 0:
-                    pn, dn = K_estimate(s, g, attacker)
-                else:
-                    pn, dn = np.int64(1), np.int64(1)
-                phi, delta = (dn, pn) if is_or else (pn, dn)
-        K_undo(s, g, move)
-        if solved:
-            if good:
-                won = True
-                break
-            continue
-        bmove[depth, m] = move  # safe: m <= i, and entries before i are no longer read
-        bkey[depth, m] = child_key
-        bphi[depth, m] = phi
-        bdelta[depth, m] = delta
-        m += 1
-    if not won and m == 0:
-        lost = True
+                pn, dn = np.int64(1), np.int64(1)
+            K_undo(s, g, move)
+        phi, delta = (dn, pn) if is_or else (pn, dn)  # the child's mover is the other player
+        if delta == 0:
+            won = True
+            break
+        if phi != 0:
+            bmove[depth, kept] = move
+            bkey[depth, kept] = child_key
+            bphi[depth, kept] = phi
+            bdelta[depth, kept] = delta
+            kept += 1
+    m = kept
+    lost = not won and m == 0
     phi, delta = np.int64(0), INF
     if lost:
         phi, delta = INF, np.int64(0)
@@ -214,7 +222,6 @@ class Search:
         self._bphi = np.zeros(shape, dtype=np.int64)
         self._bdelta = np.zeros(shape, dtype=np.int64)
         self._stats = np.zeros(3, dtype=np.int64)
-        self._question: tuple[int, bool] | None = None
 
     @property
     def nodes(self) -> int:
@@ -229,18 +236,15 @@ class Search:
               progress: Callable[[int, int], None] | None = None, chunk: int = 1 << 21) -> bool:
         """Whether ``attacker`` reaches a win (or a draw, with ``draw_ok``) from the non-terminal ``state``.
 
-        The table is kept while the question stays the same and cleared when it changes. ``progress``
-        is called with (nodes, tt_entries) about every ``chunk`` df-pn expansions.
+        The table keeps what earlier calls proved. ``progress`` is called with (nodes, tt_entries)
+        about every ``chunk`` df-pn expansions.
         """
-        if self._question != (attacker, draw_ok) and self._stats[_TT_FILLED]:
-            self.table.clear()
-            self._stats[_TT_FILLED] = 0
-        self._question = (attacker, draw_ok)
         o = self.options
-        cfg = np.array([o.wpns, int(o.epsilon * 1000), o.heuristic, o.brute_force, attacker, draw_ok, 0, self.table.bits], dtype=np.int64)
+        cfg = np.array([o.wpns, int(o.epsilon * 1000), o.heuristic, o.brute_force, attacker, draw_ok, 0, self.table.bits,
+                        np.uint64(_SALTS[2 * attacker + draw_ok]).view(np.int64)], dtype=np.int64)
         K = self.kernels
         s = state.copy()
-        root_key = K.key(s, self.tables)
+        root_key = K.key(s, self.tables) ^ cfg[_SALT:].view(np.uint64)[0]
         while True:
             cfg[_LIMIT] = self._stats[_NODES] + chunk
             phi, delta = _mid(*K, s, self.tables, self.table.words, cfg, self._stats,

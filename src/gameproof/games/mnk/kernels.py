@@ -16,6 +16,7 @@ NORMAL, MISERE, NOTAKTO = 0, 1, 2
 STATE_WORDS = 11  # 3 + at most 8 symmetries
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
+_WEIGHT = 16  # scaling the counts well above the +1 of a fresh node cut 5x5 misère nodes ~20x
 
 
 @njit(cache=True)
@@ -110,5 +111,5 @@ def estimate(s, g, attacker):
             open1 += 1
     own, other = (open0, open1) if attacker == 0 else (open1, open0)
     if info[3] == NORMAL:
-        return np.int64(1 + other), np.int64(1 + own)
-    return np.int64(1 + own), np.int64(1 + other)
+        own, other = other, own
+    return np.int64(1 + _WEIGHT * own), np.int64(1 + _WEIGHT * other)

@@ -1,13 +1,14 @@
-"""Symmetry-distinct positions reachable in exactly d plies (the leaves of an opening book)."""
+"""Symmetry-distinct positions by ply (the skeleton of an opening book)."""
 
 from __future__ import annotations
 
 from gameproof.games.mnk.state import MnkGame, MnkState
 
 
-def distinct_positions(game: MnkGame, depth: int) -> list[MnkState]:
-    """One representative per canonical key of the positions after ``depth`` plies (finished games included)."""
+def levels(game: MnkGame, depth: int) -> list[list[MnkState]]:
+    """For each ply 0..depth, one representative per canonical key (finished games end their line)."""
     level = {game.start().key: game.start()}
+    found = [list(level.values())]
     for _ in range(depth):
         following: dict[int, MnkState] = {}
         for state in level.values():
@@ -17,4 +18,19 @@ def distinct_positions(game: MnkGame, depth: int) -> list[MnkState]:
                     following[state.key] = state.copy()
                 state.undo()
         level = following
-    return list(level.values())
+        found.append(list(level.values()))
+    return found
+
+
+def distinct_positions(game: MnkGame, depth: int) -> list[MnkState]:
+    """One representative per canonical key of the positions after exactly ``depth`` plies."""
+    return levels(game, depth)[depth]
+
+
+def orientation(state: MnkState, representative: MnkState) -> tuple[int, ...]:
+    """A symmetry (square permutation) taking ``state``'s stones onto ``representative``'s."""
+    marks, target = state.marks(), representative.marks()
+    for perm in state.geometry.symmetries:
+        if all(marks[sq] == target[perm[sq]] for sq in range(len(marks))):
+            return perm
+    raise ValueError(f"{representative!r} is not a symmetric image of {state!r}")

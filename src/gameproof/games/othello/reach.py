@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gameproof.errors import BadInput
-from gameproof.games.othello import rules
+from gameproof.games.othello import reach_generic, rules
 from gameproof.games.othello.notation import PASS, square_name
-from gameproof.games.othello import reach_generic
 from gameproof.games.othello.reach_direct import RULE_SETS, FinalPosition, ReachFormula, encode_direct
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import write_dimacs
+from gameproof.logic.drat import check_drat
 from gameproof.logic.harness import trace
 from gameproof.logic.solvers import DEFAULT_SOLVER, open_solver
 
@@ -85,6 +85,7 @@ class ReachResult:
     solve_seconds: float
     witness: Replay | None = None
     proof: str | None = None
+    proof_checked: bool | None = None  # None: no DRAT checker installed
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
@@ -112,7 +113,7 @@ class ReachResult:
                 strict_rules=self.witness.strict,
             )
         if self.proof is not None:
-            payload["proof"] = self.proof
+            payload.update(proof=self.proof, proof_checked=self.proof_checked)
         return payload
 
 
@@ -183,6 +184,8 @@ def solve_reach(
         elif answer is False and proof is not None:
             backend.write_proof(proof)
             result.proof = str(proof)
+    if result.proof is not None:
+        result.proof_checked = check_drat(cnf, result.proof)
     return result
 
 
@@ -215,6 +218,7 @@ class ReachableResult:
     solve_seconds: float = 0.0
     witness: Replay | None = None
     proof: str | None = None
+    proof_checked: bool | None = None  # None: no DRAT checker installed
 
     def to_json(self) -> dict:
         payload = {
@@ -228,7 +232,7 @@ class ReachableResult:
             "solve_seconds": round(self.solve_seconds, 3),
         }
         if self.proof is not None:
-            payload["proof"] = self.proof
+            payload.update(proof=self.proof, proof_checked=self.proof_checked)
         return payload
 
 
@@ -286,6 +290,7 @@ def _reachable_within(final: FinalPosition, moves: int, passes: int, solver: str
             if proof is not None:
                 backend.write_proof(proof)
                 result.proof = str(proof)
+                result.proof_checked = check_drat(formula.cnf, proof)
             return result
         witness = replay(decode_moves(formula, backend.model()))
     black, white = final.black, final.white

@@ -1,0 +1,133 @@
+"""Othello reachability: formula size, encode and solve time per encoding and rule set, beside the
+2020 study's z3 route (the same rule functions on z3 bit-vectors, bit-blasted by z3's tactic chain).
+
+    python bench/bench_reach.py                    # our encodings: sizes at 42 plies, a solve ladder
+    python bench/bench_reach.py --z3               # also build the 2020-style z3 CNF (about a minute)
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from rich.console import Console
+from rich.table import Table
+
+from gameproof.games.othello import rules
+from gameproof.games.othello.reach import encode, solve_reach
+
+
+class Z3Word:
+    """A z3 bit-vector with Python's unsigned semantics for `>>` (z3's own `>>` is arithmetic)."""
+
+    def __init__(self, term) -> None:
+        self.term = term
+
+    @staticmethod
+    def _raw(value):
+        return value.term if isinstance(value, Z3Word) else value
+
+    def __and__(self, other): return Z3Word(self.term & self._raw(other))
+    __rand__ = __and__
+    def __or__(self, other): return Z3Word(self.term | self._raw(other))
+    __ror__ = __or__
+    def __xor__(self, other): return Z3Word(self.term ^ self._raw(other))
+    __rxor__ = __xor__
+    def __invert__(self): return Z3Word(~self.term)
+    def __add__(self, other): return Z3Word(self.term + self._raw(other))
+    __radd__ = __add__
+    def __sub__(self, other): return Z3Word(self.term - self._raw(other))
+    def __rsub__(self, other): return Z3Word(self._raw(other) - self.term)
+    def __mul__(self, other): return Z3Word(self.term * self._raw(other))
+    __rmul__ = __mul__
+    def __lshift__(self, amount): return Z3Word(self.term << amount)
+
+    def __rshift__(self, amount):
+        import z3
+
+        return Z3Word(z3.LShR(self.term, amount))
+
+    def __eq__(self, other): return self.term == self._raw(other)  # noqa: E704
+
+
+def z3_2020_formula(plies: int, min_legal: int):
+    """The 2020 study's formulation: relaxed rules (a pass at any ply, never ending the game), the board
+    after each ply as fresh 64-bit variables, the move as a free 64-bit word constrained to one legal
+    bit, every ply traced through the rule functions."""
+    import z3
+
+    player, opponent = Z3Word(z3.BitVecVal(rules.START_BLACK, 64)), Z3Word(z3.BitVecVal(rules.START_WHITE, 64))
+    constraints = []
+    for ply in range(plies):
+        move = Z3Word(z3.BitVec(f"move{ply}", 64))
+        passes = z3.Bool(f"pass{ply}")
+        legal = rules.legal_moves(player, opponent)
+        one_bit = z3.And(move.term != 0, (move.term & (move.term - 1)) == 0)
+        constraints.append(z3.Or(passes, z3.And(one_bit, (legal.term & move.term) != 0)))
+        after_player, after_opponent = rules.after_move(player, opponent, move)
+        next_player, next_opponent = z3.BitVec(f"player{ply + 1}", 64), z3.BitVec(f"opponent{ply + 1}", 64)
+        constraints.append(next_player == z3.If(passes, opponent.term, after_player.term))
+        constraints.append(next_opponent == z3.If(passes, player.term, after_opponent.term))
+        player, opponent = Z3Word(next_player), Z3Word(next_opponent)
+    count = rules.popcount(rules.legal_moves(player, opponent))
+    constraints.append(z3.UGE(count.term, min_legal))
+    return constraints
+
+
+def z3_cnf_size(plies: int, min_legal: int) -> tuple[int, int, float]:
+    import z3
+
+    began = time.perf_counter()
+    goal = z3.Goal()
+    goal.add(*z3_2020_formula(plies, min_legal))
+    tactic = z3.Then("simplify", "bit-blast", "solve-eqs", "tseitin-cnf")
+    result = tactic(goal)[0]
+    seconds = time.perf_counter() - began
+    atoms = set()
+    for clause in result:
+        for literal in clause.children() if z3.is_or(clause) else [clause]:
+            atoms.add((literal.children()[0] if z3.is_not(literal) else literal).get_id())
+    return len(atoms), len(result), seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--z3", action="store_true", help="also build the 2020-style z3 CNF at 42 plies")
+    parser.add_argument("--wanted", type=int, nargs="+", default=[10, 16, 18, 20])
+    parser.add_argument("--plies", type=int, default=None, help="ply bound for the solve ladder (default 60-N+2)")
+    parser.add_argument("--timeout", type=float, default=300)
+    args = parser.parse_args()
+    console = Console()
+
+    sizes = Table(title="Formula size at 42 plies, N = 33 (the 2020 study's instance)")
+    for column in ("encoding", "rules", "variables", "clauses", "build s"):
+        sizes.add_column(column, justify="right")
+    for encoding in ("direct", "generic"):
+        for rule_set in ("strict", "relaxed"):
+            began = time.perf_counter()
+            cnf, _ = encode(33, 42, rule_set, encoding)
+            sizes.add_row(encoding, rule_set, f"{cnf.num_vars:,}", f"{cnf.num_clauses:,}",
+                          f"{time.perf_counter() - began:.2f}")
+    if args.z3:
+        variables, clauses, seconds = z3_cnf_size(42, 33)
+        sizes.add_row("z3 2020 (same rules)", "relaxed", f"{variables:,}", f"{clauses:,}", f"{seconds:.1f}")
+    console.print(sizes)
+
+    ladder = Table(title=f"Solving (cadical195, timeout {args.timeout:.0f} s per row)")
+    for column in ("N", "encoding", "rules", "plies", "status", "variables", "clauses", "encode s", "solve s", "record"):
+        ladder.add_column(column, justify="right")
+    for wanted in args.wanted:
+        for encoding in ("direct", "generic"):
+            for rule_set in ("strict", "relaxed"):
+                result = solve_reach(wanted, args.plies, rule_set, encoding, seconds=args.timeout)
+                record = result.witness.record if result.witness else ""
+                ladder.add_row(str(wanted), encoding, rule_set, str(result.plies), result.status,
+                               f"{result.variables:,}", f"{result.clauses:,}", f"{result.encode_seconds:.2f}",
+                               f"{result.solve_seconds:.1f}", record)
+                console.print(ladder.rows[-1] and f"N={wanted} {encoding} {rule_set}: {result.status} "
+                              f"in {result.solve_seconds:.1f} s", style="dim")
+    console.print(ladder)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+"""Opening books for m,n,k games: build (parallel, resumable), query, and verify against children."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gameproof.errors import BadInput
+from gameproof.games.mnk import reference
+from gameproof.games.mnk.positions import levels, orientation
+from gameproof.games.mnk.solver import solve
+from gameproof.games.mnk.state import MnkGame, MnkState
+from gameproof.search import exact
+from gameproof.search.book import Book, Entry
+from gameproof.search.dfpn import Options
+
+_FLIP = {exact.WIN: exact.LOSS, exact.DRAW_VALUE: exact.DRAW_VALUE, exact.LOSS: exact.WIN}
+_REFERENCE = {1: exact.WIN, 0: exact.DRAW_VALUE, -1: exact.LOSS}
+
+
+def open_book(path: str | Path, game: MnkGame | None = None, depth: int | None = None) -> tuple[Book, MnkGame, int]:
+    """Open a book; a new file takes ``game`` and ``depth``, an existing one must agree with them."""
+    if game is None and not Path(path).exists():
+        raise BadInput(f"no book at {path}")
+    book = Book(path)
+    meta = book.meta()
+    if not meta:
+        if game is None or depth is None:
+            book.close()
+            raise BadInput(f"{path} is not a gameproof book")
+        book.set_meta(game=game.name, depth=str(depth))
+        return book, game, depth
+    stored = MnkGame.from_name(meta["game"])
+    if (game is not None and game != stored) or (depth is not None and depth != int(meta["depth"])):
+        book.close()
+        raise BadInput(f"{path} holds {meta['game']} to depth {meta['depth']}; build another file for other settings")
+    return book, stored, int(meta["depth"])
+
+
+def _finished_entry(state: MnkState) -> Entry:
+    return Entry(state.key, state.record, len(state.history), solve(state).value, {}, method="over")
+
+
+def _solve_leaf(game_name: str, record: str, options: Options) -> Entry:
+    state = MnkState(game_name, record)
+    solution = solve(state, options)
+    moves = {state.move_name(m): v for m, v in solution.moves.items()}
+    return Entry(state.key, record, len(state.history), solution.value, moves, solution.nodes, solution.seconds)
+
+
+def _from_children(state: MnkState, book: Book) -> tuple[str, dict[str, str]]:
+    """Value and move values of ``state`` from book entries one ply deeper."""
+    moves = {}
+    for move in state.legal_moves():
+        state.play(move)
+        child = book.get(state.key)
+        state.undo()
+        if child is None:
+            raise BadInput(f"the book lacks the position after {state.record} {state.move_name(move)}".replace("  ", " "))
+        moves[state.move_name(move)] = _FLIP[child.value]
+    return exact.best(list(moves.values())), moves
+
+
+@dataclass
+class BuildReport:
+    solved: int = 0
+    skipped: int = 0
+    entries: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+def build(game: MnkGame, depth: int, path: str | Path, *, workers: int = 1, options: Options = Options(),
+          progress: Callable[[int, int], None] | None = None) -> BuildReport:
+    """Solve every symmetry-distinct position ``depth`` plies deep (resuming a partial file), then back up."""
+    if depth < 0 or workers < 1:
+        raise BadInput("--depth must be at least 0 and --workers at least 1")
+    book, game, depth = open_book(path, game, depth)
+    report = BuildReport()
+    with book:
+        layers = levels(game, depth)
+        done = book.keys()
+        todo = [s for s in layers[depth] if s.key not in done and not s.is_over()]
+        report.skipped = sum(1 for s in layers[depth] if s.key in done)
+        for state in (s for layer in layers for s in layer if s.is_over() and s.key not in done):
+            book.put(_finished_entry(state))
+        if progress:
+            progress(0, len(todo))
+
+        def record(entry: Entry) -> None:
+            book.put(entry)
+            report.solved += 1
+            report.nodes += entry.nodes
+            report.seconds += entry.seconds
+            if progress:
+                progress(report.solved, len(todo))
+
+        if workers == 1:
+            for state in todo:
+                record(_solve_leaf(game.name, state.record, options))
+        else:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+                futures = [pool.submit(_solve_leaf, game.name, s.record, options) for s in todo]
+                for future in futures:
+                    record(future.result())
+        for layer in reversed(layers[:depth]):
+            for state in layer:
+                if not state.is_over():
+                    value, moves = _from_children(state, book)
+                    book.put(Entry(state.key, state.record, len(state.history), value, moves, method="children"))
+        report.entries = len(book)
+    return report
+
+
+@dataclass
+class Answer:
+    value: str
+    moves: dict[str, str]
+    source: str  # "book" or "df-pn"
+    entry: Entry | None = None
+
+
+def query(book: Book, state: MnkState, options: Options = Options()) -> Answer:
+    """The position's value and move values from the book (squares renamed to the position's own orientation); df-pn when absent."""
+    entry = book.get(state.key)
+    if entry is None:
+        solution = solve(state, options)
+        return Answer(solution.value, {state.move_name(m): v for m, v in solution.moves.items()}, "df-pn")
+    representative = MnkState(state.game, entry.record)
+    perm = orientation(state, representative)
+    moves = {state.move_name(m): entry.moves[representative.move_name(perm[m])] for m in state.legal_moves()}
+    return Answer(entry.value, moves, "book", entry)
+
+
+@dataclass
+class Verification:
+    checked_by_children: int = 0
+    checked_by_minimax: int = 0
+    consistent_only: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def verify(book: Book, game: MnkGame, depth: int, *, max_empty: int = 12) -> Verification:
+    """Re-check every entry: interior entries against their children in the book, leaves by plain
+    minimax (:mod:`reference`) when at most ``max_empty`` squares are empty, else for consistency."""
+    report = Verification()
+    for entry in book.entries():
+        state = MnkState(game, entry.record)
+        where = f"{entry.record or '(start)'}"
+        if state.key != entry.key:
+            report.problems.append(f"{where}: stored key {entry.key} but the position's key is {state.key}")
+            continue
+        if state.is_over():
+            expected, moves = solve(state).value, {}
+            report.checked_by_children += 1
+        elif entry.plies < depth:
+            expected, moves = _from_children(state, book)
+            report.checked_by_children += 1
+        elif state.geometry.cells - len(state.history) <= max_empty:
+            found = reference.move_values(state.marks(), game.rows, game.cols, game.k, game.variant)
+            moves = {state.move_name(m): _REFERENCE[v] for m, v in found.items()}
+            expected = exact.best(list(moves.values()))
+            report.checked_by_minimax += 1
+        else:
+            expected, moves = exact.best(list(entry.moves.values())), entry.moves
+            report.consistent_only += 1
+        if entry.value != expected or entry.moves != moves:
+            report.problems.append(f"{where}: book says {entry.value} {entry.moves}, re-check gives {expected} {moves}")
+    return report

@@ -1,0 +1,89 @@
+"""Opening books in SQLite: solved positions keyed by canonical position key, with move values.
+
+An entry: key (decimal text, since keys may exceed SQLite's signed 64-bit integers), the record of
+a representative position, its ply, the value for the player to move, the value of each move
+(JSON, squares named on the representative), the search effort, and how it was proven
+(``df-pn`` at the book's leaves, ``children`` when backed up from entries one ply deeper, ``over``
+for finished games).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS positions (
+    key TEXT PRIMARY KEY, record TEXT NOT NULL, plies INTEGER NOT NULL, value TEXT NOT NULL,
+    moves TEXT NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL, method TEXT NOT NULL);
+"""
+
+
+@dataclass(frozen=True)
+class Entry:
+    key: int
+    record: str
+    plies: int
+    value: str
+    moves: dict[str, str]
+    nodes: int = 0
+    seconds: float = 0.0
+    method: str = "df-pn"
+
+    def as_json(self) -> dict:
+        return {"key": self.key, "record": self.record, "plies": self.plies, "value": self.value,
+                "moves": self.moves, "nodes": self.nodes, "seconds": round(self.seconds, 6), "method": self.method}
+
+
+class Book:
+    """A book file; every `put` is committed at once, so a killed build loses nothing it finished."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._db = sqlite3.connect(self.path)
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Book:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def meta(self) -> dict[str, str]:
+        return dict(self._db.execute("SELECT name, value FROM meta"))
+
+    def set_meta(self, **values: str) -> None:
+        with self._db:
+            self._db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in values.items()])
+
+    def put(self, entry: Entry) -> None:
+        with self._db:
+            self._db.execute("INSERT OR REPLACE INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                             (str(entry.key), entry.record, entry.plies, entry.value, json.dumps(entry.moves),
+                              entry.nodes, entry.seconds, entry.method))
+
+    def get(self, key: int) -> Entry | None:
+        row = self._db.execute("SELECT * FROM positions WHERE key = ?", (str(key),)).fetchone()
+        return _entry(row) if row else None
+
+    def keys(self) -> set[int]:
+        return {int(k) for (k,) in self._db.execute("SELECT key FROM positions")}
+
+    def entries(self) -> Iterator[Entry]:
+        for row in self._db.execute("SELECT * FROM positions ORDER BY plies, record"):
+            yield _entry(row)
+
+    def __len__(self) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM positions").fetchone()[0]
+
+
+def _entry(row: tuple) -> Entry:
+    key, record, plies, value, moves, nodes, seconds, method = row
+    return Entry(int(key), record, plies, value, json.loads(moves), nodes, seconds, method)

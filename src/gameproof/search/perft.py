@@ -1,0 +1,21 @@
+"""Perft over the game protocol: the number of move paths of a given depth, for any game.
+
+Slow (Python) and general; a game may offer a compiled perft of its own, such as
+:mod:`gameproof.games.othello.perft`. A finished game counts as no path (the edax convention).
+"""
+
+from __future__ import annotations
+
+from gameproof.games.protocol import GameState
+
+
+def perft(state: GameState, depth: int) -> int:
+    """Move paths of exactly `depth` plies from `state` (a pass, where a game has one, is a ply)."""
+    if depth == 0:
+        return 1
+    total = 0
+    for move in state.legal_moves():
+        state.play(move)
+        total += perft(state, depth - 1)
+        state.undo()
+    return total
