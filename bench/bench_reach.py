@@ -1,13 +1,16 @@
 """Othello reachability: formula size, encode and solve time per encoding and rule set, beside the
 2020 study's z3 route (the same rule functions on z3 bit-vectors, bit-blasted by z3's tactic chain).
 
-    python bench/bench_reach.py                    # our encodings: sizes at 42 plies, a solve ladder
-    python bench/bench_reach.py --z3               # also build the 2020-style z3 CNF (about a minute)
+    python bench/bench_reach.py                         # our encodings: sizes at 42 plies, a solve ladder
+    python bench/bench_reach.py --z3-plies 2 4 6 8 10   # also the z3 route at those ply counts
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
+import sys
 import time
 
 from rich.console import Console
@@ -90,13 +93,38 @@ def z3_cnf_size(plies: int, min_legal: int) -> tuple[int, int, float]:
     return len(atoms), len(result), seconds
 
 
+def z3_table(plies_list: list[int], timeout: float) -> Table:
+    """The z3 route at several ply counts, each built in a child process that is stopped at `timeout`."""
+    table = Table(title="z3 route: the same rule functions on z3 bit-vectors, Then(simplify, bit-blast, "
+                  "solve-eqs, tseitin-cnf), N = 33")
+    for column in ("plies", "variables", "clauses", "build s", "ours (generic) clauses", "ours build s"):
+        table.add_column(column, justify="right")
+    for plies in plies_list:
+        began = time.perf_counter()
+        cnf, _ = encode(33, plies, "relaxed", "generic")
+        ours = (f"{cnf.num_clauses:,}", f"{time.perf_counter() - began:.2f}")
+        try:
+            done = subprocess.run([sys.executable, __file__, "--z3-one", str(plies)], capture_output=True,
+                                  text=True, timeout=timeout, check=True)
+            variables, clauses, seconds = json.loads(done.stdout)
+            table.add_row(str(plies), f"{variables:,}", f"{clauses:,}", f"{seconds:.1f}", *ours)
+        except subprocess.TimeoutExpired:
+            table.add_row(str(plies), "-", "-", f"> {timeout:.0f} (stopped)", *ours)
+    return table
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--z3", action="store_true", help="also build the 2020-style z3 CNF at 42 plies")
+    parser.add_argument("--z3-plies", type=int, nargs="*", default=[], help="build the z3-route CNF at these plies")
+    parser.add_argument("--z3-timeout", type=float, default=600, help="seconds allowed per z3 build")
+    parser.add_argument("--z3-one", type=int, help=argparse.SUPPRESS)  # child process: one z3 build
     parser.add_argument("--wanted", type=int, nargs="+", default=[10, 16, 18, 20])
     parser.add_argument("--plies", type=int, default=None, help="ply bound for the solve ladder (default 60-N+2)")
     parser.add_argument("--timeout", type=float, default=300)
     args = parser.parse_args()
+    if args.z3_one is not None:
+        print(json.dumps(z3_cnf_size(args.z3_one, 33)))
+        return
     console = Console()
 
     sizes = Table(title="Formula size at 42 plies, N = 33 (the 2020 study's instance)")
@@ -108,10 +136,9 @@ def main() -> None:
             cnf, _ = encode(33, 42, rule_set, encoding)
             sizes.add_row(encoding, rule_set, f"{cnf.num_vars:,}", f"{cnf.num_clauses:,}",
                           f"{time.perf_counter() - began:.2f}")
-    if args.z3:
-        variables, clauses, seconds = z3_cnf_size(42, 33)
-        sizes.add_row("z3 2020 (same rules)", "relaxed", f"{variables:,}", f"{clauses:,}", f"{seconds:.1f}")
     console.print(sizes)
+    if args.z3_plies:
+        console.print(z3_table(args.z3_plies, args.z3_timeout))
 
     ladder = Table(title=f"Solving (cadical195, timeout {args.timeout:.0f} s per row)")
     for column in ("N", "encoding", "rules", "plies", "status", "variables", "clauses", "encode s", "solve s", "record"):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from gameproof.commands._output import console, print_json, progress_console
 from gameproof.errors import BadInput
@@ -57,11 +59,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     reach.add_argument("--encoding", choices=("direct", "generic"), default="direct",
                        help="direct: per-square formulas built for the solver; generic: the engine's own "
                        "rule functions traced into a circuit")
-    reach.add_argument("--solver", default="cadical195", help="a PySAT backend or ext:BINARY (default cadical195)")
-    reach.add_argument("--timeout", type=float, metavar="S", help="give up after S seconds of solving")
     reach.add_argument("--dimacs", metavar="OUT.cnf", help="also write the formula in DIMACS")
-    reach.add_argument("--proof", metavar="OUT.drat", help="write a DRAT proof when the answer is unsat")
-    reach.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_solver_arguments(reach)
     reach.set_defaults(handler=run_reach)
 
     reachable = sub.add_parser(
@@ -74,11 +73,26 @@ def register(commands: argparse._SubParsersAction) -> None:
     _add_position_arguments(reachable)
     reachable.add_argument("--max-passes", type=int, metavar="K",
                            help="passes allowed (default: moves + 1, which makes a refutation complete)")
-    reachable.add_argument("--solver", default="cadical195")
-    reachable.add_argument("--timeout", type=float, metavar="S")
-    reachable.add_argument("--proof", metavar="OUT.drat", help="write a DRAT proof of an unreachability")
-    reachable.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_solver_arguments(reachable)
     reachable.set_defaults(handler=run_reachable, record=None)
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if seconds <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return seconds
+
+
+def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--solver", default="cadical195", help="a PySAT backend or ext:BINARY (default cadical195)")
+    parser.add_argument("--timeout", type=_positive_seconds, metavar="S", help="give up after S seconds of solving")
+    parser.add_argument("--proof", metavar="OUT.drat",
+                        help="write a DRAT proof of a refutation (checked when drat-trim is installed)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def _add_position_arguments(parser: argparse.ArgumentParser) -> None:
@@ -198,14 +212,10 @@ def run_show(args: argparse.Namespace) -> int:
 def run_reach(args: argparse.Namespace) -> int:
     from gameproof.games.othello.reach import solve_reach
 
-    if args.timeout is not None and args.timeout <= 0:
-        raise BadInput("--timeout must be positive")
-    with progress_console().status(
-        f"solving: >= {args.legal_moves} legal moves ({args.rules} rules)", spinner="dots"
-    ) if not args.json else _nothing():
+    with _solving_status(f">= {args.legal_moves} legal moves ({args.rules} rules)", args.json) as progress:
         result = solve_reach(
             args.legal_moves, args.plies, args.rules, args.encoding, args.solver, args.timeout, args.dimacs,
-            args.proof,
+            args.proof, progress,
         )
     payload = result.to_json()
     if args.json:
@@ -227,10 +237,18 @@ def run_reach(args: argparse.Namespace) -> int:
     return {"sat": 0, "unsat": 1, "unknown": 3}[result.status]
 
 
-def _nothing():
-    from contextlib import nullcontext
+@contextmanager
+def _solving_status(what: str, quiet: bool) -> Iterator[Callable[[float, int], None] | None]:
+    """A spinner on stderr showing elapsed time and conflicts while a SAT solver runs (none with --json)."""
+    if quiet:
+        yield None
+        return
+    with progress_console().status(f"solving: {what}", spinner="dots") as status:
+        def show(elapsed: float, conflicts: int) -> None:
+            counted = f", {conflicts:,} conflicts" if conflicts >= 0 else ""
+            status.update(f"solving: {what} [{elapsed:.0f} s{counted}]")
 
-    return nullcontext()
+        yield show
 
 
 def run_reachable(args: argparse.Namespace) -> int:
@@ -239,11 +257,10 @@ def run_reachable(args: argparse.Namespace) -> int:
     position = _position_from_args(args)
     if args.max_passes is not None and args.max_passes < 0:
         raise BadInput("--max-passes must be >= 0")
-    with progress_console().status("solving: is this position reachable?", spinner="dots") if not args.json \
-            else _nothing():
+    with _solving_status("is this position reachable?", args.json) as progress:
         result = solve_reachable(
             position.black, position.white, position.color == "black", args.max_passes, args.solver,
-            args.timeout, args.proof,
+            args.timeout, args.proof, progress,
         )
     if args.json:
         print_json(result.to_json())

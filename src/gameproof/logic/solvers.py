@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pysat.solvers import NoSuchSolverError, SolverNames
@@ -27,6 +27,7 @@ from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import write_dimacs
 
 DEFAULT_SOLVER = "cadical195"
+Progress = Callable[[float, int], None]  # (elapsed seconds, conflicts so far or -1)
 _ONE_SHOT = {"kissat404"}  # PySAT backends that cannot solve twice or take assumptions
 
 
@@ -39,8 +40,13 @@ class Solver:
         """Add every clause of ``cnf``."""
         raise NotImplementedError
 
-    def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None) -> bool | None:
-        """True if satisfiable under ``assumptions``, False if not, None if ``seconds`` ran out."""
+    def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None,
+              progress: Progress | None = None) -> bool | None:
+        """True if satisfiable under ``assumptions``, False if not, None if ``seconds`` ran out.
+
+        ``progress(elapsed_seconds, conflicts)`` is called now and then while solving, where the
+        backend allows it (conflicts are -1 when it does not report them).
+        """
         raise NotImplementedError
 
     def model(self) -> set[int]:
@@ -77,14 +83,18 @@ class IncrementalSolver(Solver):
         for clause in cnf.clauses():
             add(clause)
 
-    def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None) -> bool | None:
-        if seconds is None:
+    def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None,
+              progress: Progress | None = None) -> bool | None:
+        if seconds is None and progress is None:
             return self._solver.solve(assumptions=list(assumptions))
-        deadline = time.monotonic() + seconds
+        # Solve in conflict-budget slices: between slices the time limit is checked, progress is
+        # reported, and Ctrl-C (KeyboardInterrupt) gets through.
+        began = time.monotonic()
+        deadline = None if seconds is None else began + seconds
         budget = 1000
         while True:
             started = time.monotonic()
-            if started >= deadline:
+            if deadline is not None and started >= deadline:
                 return None
             try:
                 self._solver.conf_budget(budget)
@@ -93,6 +103,8 @@ class IncrementalSolver(Solver):
                 raise BadInput(f"solver {self.name} cannot take a time limit; use {DEFAULT_SOLVER}") from None
             if answer is not None:
                 return answer
+            if progress is not None:
+                progress(time.monotonic() - began, int(self._solver.accum_stats().get("conflicts", -1)))
             if time.monotonic() - started < 0.1:
                 budget *= 2
 
@@ -154,7 +166,8 @@ class KissatSolver(OneShotSolver):
             raise BadInput("solver kissat404 does not emit DRAT proofs in PySAT; use ext:kissat or cadical195")
         super().__init__(name)
 
-    def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None) -> bool | None:
+    def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None,
+              progress: Progress | None = None) -> bool | None:
         context = multiprocessing.get_context("fork")
         receive, send = context.Pipe(duplex=False)
         child = context.Process(target=_kissat_child, args=(self._cnf, list(assumptions), send), daemon=True)
@@ -184,7 +197,8 @@ class ExternalSolver(OneShotSolver):
             raise BadInput(f"external solver {binary!r} not found on PATH")
         super().__init__(name, proof)
 
-    def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None) -> bool | None:
+    def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None,
+              progress: Progress | None = None) -> bool | None:
         with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as handle:
             write_dimacs(self._cnf, handle, extra_units=assumptions)
         command = [self._path, handle.name] + ([self._proof_path] if self._proof_path else [])

@@ -23,7 +23,7 @@ from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import write_dimacs
 from gameproof.logic.drat import check_drat
 from gameproof.logic.harness import trace
-from gameproof.logic.solvers import DEFAULT_SOLVER, open_solver
+from gameproof.logic.solvers import DEFAULT_SOLVER, Progress, open_solver
 
 DEFAULT_PASSES = 2
 ENCODINGS = ("direct", "generic")
@@ -150,6 +150,7 @@ def solve_reach(
     seconds: float | None = None,
     dimacs: str | Path | None = None,
     proof: str | Path | None = None,
+    progress: Progress | None = None,
 ) -> ReachResult:
     """Is a position with at least `min_legal` legal moves reachable within `plies` plies?"""
     if not 0 <= min_legal <= 60:
@@ -169,7 +170,7 @@ def solve_reach(
     with open_solver(solver, proof=proof is not None) as backend:
         backend.add(cnf)
         began = time.perf_counter()
-        answer = backend.solve(seconds=seconds)
+        answer = backend.solve(seconds=seconds, progress=progress)
         solve_seconds = time.perf_counter() - began
         result = ReachResult(
             {True: "sat", False: "unsat", None: "unknown"}[answer], min_legal, plies, rule_set, encoding,
@@ -244,6 +245,7 @@ def solve_reachable(
     solver: str = DEFAULT_SOLVER,
     seconds: float | None = None,
     proof: str | Path | None = None,
+    progress: Progress | None = None,
 ) -> ReachableResult:
     """Is this exact position reachable under strict rules? A record, or a refutation.
 
@@ -262,7 +264,8 @@ def solve_reachable(
     full = moves + 1 if max_passes is None else max_passes
     # A game without passes is found fastest; only a refutation needs the full pass budget.
     for passes in sorted({0, full}):
-        attempt = _reachable_within(FinalPosition(black, white, black_to_move), moves, passes, solver, seconds, proof)
+        final = FinalPosition(black, white, black_to_move)
+        attempt = _reachable_within(final, moves, passes, solver, seconds, proof, progress)
         if attempt.status != "unreachable":
             break
     if attempt.status == "unreachable":
@@ -272,7 +275,7 @@ def solve_reachable(
 
 
 def _reachable_within(final: FinalPosition, moves: int, passes: int, solver: str, seconds: float | None,
-                      proof: str | Path | None) -> ReachableResult:
+                      proof: str | Path | None, progress: Progress | None) -> ReachableResult:
     plies = moves + passes
     began = time.perf_counter()
     formula = encode_direct(0, plies, "strict", final)
@@ -280,7 +283,7 @@ def _reachable_within(final: FinalPosition, moves: int, passes: int, solver: str
     with open_solver(solver, proof=proof is not None) as backend:
         backend.add(formula.cnf)
         began = time.perf_counter()
-        answer = backend.solve(seconds=seconds)
+        answer = backend.solve(seconds=seconds, progress=progress)
         sizes = dict(plies=plies, variables=formula.cnf.num_vars, clauses=formula.cnf.num_clauses,
                      encode_seconds=encode_seconds, solve_seconds=time.perf_counter() - began)
         if answer is None:
