@@ -34,6 +34,7 @@ def main() -> int:
     parser.add_argument("--max-seconds", type=float, default=120.0, help="skip a setting's remaining problems once one took longer")
     args = parser.parse_args()
     compile_kernels()
+    solve(MnkState(*PROBLEMS[0]), BASE, with_moves=False)  # warm-up: first touches of a big table are slow
     print(f"{'problem':<32} {'setting':<15} {'value':>5} {'nodes':>12} {'seconds':>8} {'nodes/s':>10}")
     too_slow: set[str] = set()
     for name, moves in QUICK if args.quick else PROBLEMS:

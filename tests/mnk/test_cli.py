@@ -66,3 +66,14 @@ def test_pure_python_search_agrees_without_jit():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["agree"] is True
+
+
+def test_progress_displays_run_off_a_terminal():
+    from gameproof.commands.mnk import book_progress, search_progress
+
+    with search_progress(False) as update:
+        update(5_000_000, 250, 1000)
+    with book_progress(False) as update:
+        update(3, 10)
+    with search_progress(True) as update:
+        assert update is None

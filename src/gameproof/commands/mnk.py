@@ -6,8 +6,13 @@ import argparse
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from gameproof.errors import BadInput
+
+if TYPE_CHECKING:
+    from gameproof.games.mnk.state import MnkGame
+    from gameproof.search.dfpn import Options
 
 EXIT_MISMATCH = 1
 
@@ -46,23 +51,17 @@ def register(commands: argparse._SubParsersAction) -> None:
                             description="With --db: re-check every book entry (interior entries against their children, leaves by plain minimax). "
                                         "With a game: compare df-pn with plain minimax on the position. Exit 1 on any disagreement.")
     verify.add_argument("--db", help="SQLite book file to re-check")
-    verify.add_argument("--rows", type=int, help="board rows (without --db)")
-    verify.add_argument("--cols", type=int, help="board columns (without --db)")
-    verify.add_argument("--k", type=int, help="stones in a row (without --db)")
-    variant = verify.add_mutually_exclusive_group()
-    variant.add_argument("--misere", action="store_const", const="misere", dest="variant", help="k in a row loses")
-    variant.add_argument("--notakto", action="store_const", const="notakto", dest="variant", help="one shared mark; k in a row loses")
-    verify.set_defaults(variant="normal")
+    _game_arguments(verify, required=False)
     verify.add_argument("--moves", default="", help="moves played so far (without --db)")
     verify.add_argument("--max-empty", type=int, default=12, help="plain minimax only on positions with at most this many empty squares (default 12)")
     verify.add_argument("--json", action="store_true", help="one JSON document on stdout")
     verify.set_defaults(handler=run_verify)
 
 
-def _game_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rows", type=int, required=True, help="board rows (R·C ≤ 64)")
-    parser.add_argument("--cols", type=int, required=True, help="board columns")
-    parser.add_argument("--k", type=int, required=True, help="stones in a row that end the game")
+def _game_arguments(parser: argparse.ArgumentParser, required: bool = True) -> None:
+    parser.add_argument("--rows", type=int, required=required, help="board rows (R·C ≤ 64)")
+    parser.add_argument("--cols", type=int, required=required, help="board columns")
+    parser.add_argument("--k", type=int, required=required, help="stones in a row that end the game")
     variant = parser.add_mutually_exclusive_group()
     variant.add_argument("--misere", action="store_const", const="misere", dest="variant", help="k in a row loses")
     variant.add_argument("--notakto", action="store_const", const="notakto", dest="variant", help="one shared mark; k in a row loses")
@@ -79,15 +78,13 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress display")
 
 
-def game_from_args(args: argparse.Namespace):
+def game_from_args(args: argparse.Namespace) -> MnkGame:
     from gameproof.games.mnk.state import MnkGame
 
-    game = MnkGame(args.rows, args.cols, args.k, args.variant)
-    game.geometry  # validates the board
-    return game
+    return MnkGame(args.rows, args.cols, args.k, args.variant)
 
 
-def options_from_args(args: argparse.Namespace):
+def options_from_args(args: argparse.Namespace) -> Options:
     from gameproof.search.dfpn import Options
 
     if args.tt_mb <= 0 or args.epsilon < 0 or args.brute_force < 0:
@@ -97,8 +94,8 @@ def options_from_args(args: argparse.Namespace):
 
 
 @contextmanager
-def search_progress(quiet: bool, capacity: int) -> Iterator[Callable[[int, int], None] | None]:
-    """A progress callback (nodes, TT entries) drawing a spinner, nodes/s and TT fill on stderr."""
+def search_progress(quiet: bool) -> Iterator[Callable[[int, int, int], None] | None]:
+    """A progress callback (nodes, TT entries, TT capacity) drawing a spinner, nodes/s and TT fill on stderr."""
     if quiet:
         yield None
         return
@@ -111,7 +108,7 @@ def search_progress(quiet: bool, capacity: int) -> Iterator[Callable[[int, int],
                   console=progress_console(), transient=True) as bar:
         task = bar.add_task("df-pn starting", total=None)
 
-        def update(nodes: int, entries: int) -> None:
+        def update(nodes: int, entries: int, capacity: int) -> None:
             rate = nodes / max(time.perf_counter() - start, 1e-9)
             bar.update(task, description=f"df-pn {nodes:,} nodes  {rate:,.0f} nodes/s  TT {100 * entries / capacity:.0f}% full")
 
@@ -121,11 +118,10 @@ def search_progress(quiet: bool, capacity: int) -> Iterator[Callable[[int, int],
 def run_solve(args: argparse.Namespace) -> int:
     from gameproof.games.mnk.solver import solve
     from gameproof.games.mnk.state import MnkState
-    from gameproof.search.tt import TranspositionTable
 
     state = MnkState(game_from_args(args), args.moves)
     options = options_from_args(args)
-    with search_progress(args.quiet or args.json, TranspositionTable(options.tt_mb).capacity) as progress:
+    with search_progress(args.quiet or args.json) as progress:
         solution = solve(state, options, with_moves=not args.value_only, progress=progress)
     moves = {state.move_name(m): v for m, v in solution.moves.items()}
     if args.json:

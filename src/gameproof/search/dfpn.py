@@ -103,61 +103,56 @@ def _mid(K_mover, K_remaining, K_moves, K_play, K_undo, K_key, K_estimate, s, g,
     is_or = me == attacker
     draw_good = draw_ok if is_or else not draw_ok
     n = K_moves(s, g, bmove[depth])
-    won = n == 0 and draw_good
-    # first pass: finished games, keys of the others (symmetric twins dropped), prefetch their TT buckets
     m = 0
-    salt = np.uint64(cfg[_SALT])
+    won = n == 0 and draw_good
+    lost = n == 0 and not draw_good
     for i in range(n):
         move = bmove[depth, i]
         result = K_play(s, g, move)
+        child_key = np.uint64(0)
+        solved = True
         if result != CONTINUE:
-            K_undo(s, g, move)
-            if result == MOVER_WINS or (result == DRAW and draw_good):
-                won = True
-                break
-            continue
-        child_key = K_key(s, g) ^ salt
-        K_undo(s, g, move)
-        duplicate = False
-        for j in range(m):
-            if bkey[depth, j] == child_key:
-                duplicate = True
-                break
-        if not duplicate:
-            ttmod.prefetch(tt, bits, child_key)
-            bmove[depth, m] = move  # safe: m <= i, and entries before i are no longer read
-            bkey[depth, m] = child_key
-            m += 1
-    # second pass: (phi, delta) of each child from the TT, plain minimax near the end, or the estimate
-    kept = 0
-    empties = K_remaining(s, g) - 1
-    for j in range(m if not won else 0):
-        move, child_key = bmove[depth, j], bkey[depth, j]
-        found, pn, dn = ttmod.lookup(tt, bits, child_key)
-        if not found:
-            K_play(s, g, move)
-            if empties <= cfg[_BRUTE]:
+            good = result == MOVER_WINS or (result == DRAW and draw_good)
+        else:
+            child_key = K_key(s, g) ^ np.uint64(cfg[_SALT])
+            duplicate = False
+            for j in range(m):
+                if bkey[depth, j] == child_key:
+                    duplicate = True
+            if duplicate:
+                K_undo(s, g, move)
+                continue
+            found, pn, dn = ttmod.lookup(tt, bits, child_key)
+            if found:
+                phi, delta = (dn, pn) if is_or else (pn, dn)  # child's mover is the other player
+                solved = phi == 0 or delta == 0
+                good = delta == 0
+            elif K_remaining(s, g) <= cfg[_BRUTE]:
                 before = stats[_BF_NODES]
                 good = not _brute(K_mover, K_moves, K_play, K_undo, s, g, bmove, depth + 1, attacker, draw_ok, stats)
                 pn, dn = (0, INF) if good == is_or else (INF, 0)
                 stats[_TT_FILLED] += ttmod.store(tt, bits, child_key, pn, dn, stats[_BF_NODES] - before)
-            elif cfg[_HEURISTIC] != 0:
-                pn, dn = K_estimate(s, g, attacker)
             else:
-                pn, dn = np.int64(1), np.int64(1)
-            K_undo(s, g, move)
-        phi, delta = (dn, pn) if is_or else (pn, dn)  # the child's mover is the other player
-        if delta == 0:
-            won = True
-            break
-        if phi != 0:
-            bmove[depth, kept] = move
-            bkey[depth, kept] = child_key
-            bphi[depth, kept] = phi
-            bdelta[depth, kept] = delta
-            kept += 1
-    m = kept
-    lost = not won and m == 0
+                solved = False
+                good = False
+                if cfg[_HEURISTIC] != 0:
+                    pn, dn = K_estimate(s, g, attacker)
+                else:
+                    pn, dn = np.int64(1), np.int64(1)
+                phi, delta = (dn, pn) if is_or else (pn, dn)
+        K_undo(s, g, move)
+        if solved:
+            if good:
+                won = True
+                break
+            continue
+        bmove[depth, m] = move  # safe: m <= i, and entries before i are no longer read
+        bkey[depth, m] = child_key
+        bphi[depth, m] = phi
+        bdelta[depth, m] = delta
+        m += 1
+    if not won and m == 0:
+        lost = True
     phi, delta = np.int64(0), INF
     if lost:
         phi, delta = INF, np.int64(0)
@@ -213,9 +208,10 @@ def _mid(K_mover, K_remaining, K_moves, K_play, K_undo, K_key, K_estimate, s, g,
 class Search:
     """A df-pn searcher for one game's kernels and tables, keeping its transposition table between calls."""
 
-    def __init__(self, kernels: Kernels, tables: tuple[Any, ...], max_depth: int, max_moves: int, options: Options = Options()) -> None:
+    def __init__(self, kernels: Kernels, tables: tuple[Any, ...], max_depth: int, max_moves: int,
+                 options: Options = Options(), max_positions: int | None = None) -> None:
         self.kernels, self.tables, self.options = kernels, tables, options
-        self.table = TranspositionTable(options.tt_mb)
+        self.table = TranspositionTable(options.tt_mb, max_positions)
         shape = (max_depth + 2, max(1, max_moves))
         self._bmove = np.zeros(shape, dtype=np.int64)
         self._bkey = np.zeros(shape, dtype=np.uint64)
@@ -233,10 +229,10 @@ class Search:
         return int(self._stats[_TT_FILLED])
 
     def prove(self, state: np.ndarray, attacker: int, draw_ok: bool,
-              progress: Callable[[int, int], None] | None = None, chunk: int = 1 << 21) -> bool:
+              progress: Callable[[int, int, int], None] | None = None, chunk: int = 1 << 21) -> bool:
         """Whether ``attacker`` reaches a win (or a draw, with ``draw_ok``) from the non-terminal ``state``.
 
-        The table keeps what earlier calls proved. ``progress`` is called with (nodes, tt_entries)
+        The table keeps what earlier calls proved. ``progress`` is called with (nodes, TT entries, TT capacity)
         about every ``chunk`` df-pn expansions.
         """
         o = self.options
@@ -252,5 +248,5 @@ class Search:
             if phi == 0 or delta == 0:
                 return (phi == 0) == (K.mover(s) == attacker)
             if progress is not None:
-                progress(self.nodes, self.tt_entries)
+                progress(self.nodes, self.tt_entries, self.table.capacity)
 

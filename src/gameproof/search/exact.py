@@ -41,52 +41,48 @@ def terminal_value(result: int) -> str:
 
 
 def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_depth: int, max_moves: int,
-          options: Options = Options(), with_moves: bool = True,
-          progress: Callable[[int, int], None] | None = None) -> Solution:
-    """Solve the non-terminal position ``words`` exactly (optionally with every move's value)."""
+          options: Options = Options(), with_moves: bool = True, max_positions: int | None = None,
+          progress: Callable[[int, int, int], None] | None = None) -> Solution:
+    """Solve the non-terminal position ``words`` exactly (optionally with every move's value).
+
+    ``max_positions`` (a bound on the game's positions, if small) keeps the table from outgrowing it.
+    """
     start = time.perf_counter()
-    search = Search(kernels, tables, max_depth, max_moves, options)
+    search = Search(kernels, tables, max_depth, max_moves, options, max_positions)
     me = int(kernels.mover(words))
-    entries = 0
-
-    def value_of(position: np.ndarray) -> str:
-        nonlocal entries
-        at_least_draw = search.prove(position, me, True, progress)
-        entries = max(entries, search.tt_entries)
-        if not at_least_draw:
-            return LOSS
-        wins = search.prove(position, me, False, progress)
-        entries = max(entries, search.tt_entries)
-        return WIN if wins else DRAW_VALUE
-
-    # Both questions for one child before the next would clear the table twice per child: ask the
-    # draw question of every child first, then the win question of those that draw.
-    move_values: dict[int, str] = {}
     if with_moves:
-        buffer = np.zeros(max(1, max_moves), dtype=np.int64)
-        n = kernels.moves(words, tables, buffer)
-        open_children: dict[int, list[int]] = {}
-        positions: dict[int, np.ndarray] = {}
-        s = words.copy()
-        for move in buffer[:n].tolist():
-            result = kernels.play(s, tables, move)
-            if result == CONTINUE:
-                child_key = int(kernels.key(s, tables))
-                open_children.setdefault(child_key, []).append(move)
-                positions.setdefault(child_key, s.copy())
-            else:
-                move_values[move] = terminal_value(result)
-            kernels.undo(s, tables, move)
-        draws = {key: search.prove(positions[key], me, True, progress) for key in open_children}
-        entries = max(entries, search.tt_entries)
-        for key, moves in open_children.items():
-            value = LOSS
-            if draws[key]:
-                value = WIN if search.prove(positions[key], me, False, progress) else DRAW_VALUE
-                entries = max(entries, search.tt_entries)
-            move_values.update(dict.fromkeys(moves, value))
-        value = best(list(move_values.values())) if move_values else value_of(words)
-        move_values = dict(sorted(move_values.items()))
+        move_values = _move_values(search, kernels, tables, words, max_moves, me, progress)
+        value = best(list(move_values.values()))
     else:
-        value = value_of(words)
-    return Solution(value, move_values, search.nodes, time.perf_counter() - start, entries)
+        move_values = {}
+        value = LOSS
+        if search.prove(words, me, True, progress):
+            value = WIN if search.prove(words, me, False, progress) else DRAW_VALUE
+    return Solution(value, move_values, search.nodes, time.perf_counter() - start, search.tt_entries)
+
+
+def _move_values(search: Search, kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, max_moves: int,
+                 me: int, progress: Callable[[int, int, int], None] | None) -> dict[int, str]:
+    """Value for ``me`` of each legal move: the draw question on every child, then the win question on those that draw."""
+    buffer = np.zeros(max(1, max_moves), dtype=np.int64)
+    n = kernels.moves(words, tables, buffer)
+    values: dict[int, str] = {}
+    twins: dict[int, list[int]] = {}  # canonical key -> moves leading there
+    positions: dict[int, np.ndarray] = {}
+    s = words.copy()
+    for move in buffer[:n].tolist():
+        result = kernels.play(s, tables, move)
+        if result == CONTINUE:
+            child_key = int(kernels.key(s, tables))
+            twins.setdefault(child_key, []).append(move)
+            positions.setdefault(child_key, s.copy())
+        else:
+            values[move] = terminal_value(result)
+        kernels.undo(s, tables, move)
+    draws = {key: search.prove(position, me, True, progress) for key, position in positions.items()}
+    for key, moves in twins.items():
+        value = LOSS
+        if draws[key]:
+            value = WIN if search.prove(positions[key], me, False, progress) else DRAW_VALUE
+        values.update(dict.fromkeys(moves, value))
+    return dict(sorted(values.items()))

@@ -9,12 +9,8 @@ expensive results survive (small-tree replacement).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
 from gameproof.errors import BadInput
 
@@ -30,10 +26,13 @@ _WORK_SHIFT = np.uint64(56)
 
 
 class TranspositionTable:
-    """Preallocated table sized to a memory budget in MiB (rounded down to a power of two entries)."""
+    """Preallocated table sized to a memory budget in MiB (rounded down to a power of two entries),
+    and to at most about ``max_entries`` entries when the game has few positions."""
 
-    def __init__(self, megabytes: float) -> None:
+    def __init__(self, megabytes: float, max_entries: int | None = None) -> None:
         entries = max(BUCKET, int(megabytes * 2**20) // ENTRY_BYTES)
+        if max_entries is not None:
+            entries = min(entries, max(BUCKET, 2 * max_entries))
         self.bits = max(2, entries.bit_length() - 1)
         try:
             raw = np.zeros(2 * (1 << self.bits) + 8, dtype=np.uint64)
@@ -52,33 +51,6 @@ def bucket_of(key, bits):
     """Entry index of the first slot of ``key``'s bucket (multiplicative hashing, top ``bits`` bits)."""
     h = (key * _MULT) >> np.uint64(64 - bits)
     return np.int64(h) & ~np.int64(BUCKET - 1)
-
-
-def _no_prefetch(array, index):
-    """Pure-Python stand-in (NUMBA_DISABLE_JIT=1) for the prefetch intrinsic."""
-
-
-@intrinsic
-def _llvm_prefetch(typingctx, array, index):
-    """LLVM's prefetch (read, keep in all cache levels) of ``array[index]``."""
-
-    def codegen(context, builder, signature, args):
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        byte_ptr, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
-        function = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]), "llvm.prefetch.p0")
-        builder.call(function, [builder.bitcast(builder.gep(data, [args[1]]), byte_ptr), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-
-    return types.void(array, index), codegen
-
-
-_prefetch = _no_prefetch if numba.config.DISABLE_JIT else _llvm_prefetch
-
-
-@njit(cache=True)
-def prefetch(words, bits, key):
-    """Start loading ``key``'s bucket into the cache (a later `lookup` then rarely waits on memory)."""
-    _prefetch(words, 2 * bucket_of(key, bits))
 
 
 @njit(cache=True)

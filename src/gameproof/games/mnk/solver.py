@@ -19,7 +19,7 @@ def compile_kernels() -> None:
 
 
 def solve(state: MnkState, options: Options = Options(), *, with_moves: bool = True,
-          progress: Callable[[int, int], None] | None = None) -> Solution:
+          progress: Callable[[int, int, int], None] | None = None) -> Solution:
     """Value of ``state`` for the player to move (and of each legal move, keyed by square index)."""
     if state.is_over():
         outcome = state.outcome()
@@ -27,5 +27,6 @@ def solve(state: MnkState, options: Options = Options(), *, with_moves: bool = T
         return Solution(exact.DRAW_VALUE if outcome == 0 else exact.WIN if outcome == mine else exact.LOSS)
     compile_kernels()
     cells = state.geometry.cells
-    return exact.solve(KERNELS, state.tables, state.words, max_depth=cells, max_moves=cells,
-                       options=options, with_moves=with_moves, progress=progress)
+    positions = 2**cells if state.game.variant == "notakto" else 3**cells
+    return exact.solve(KERNELS, state.tables, state.words, max_depth=cells, max_moves=cells, options=options,
+                       with_moves=with_moves, max_positions=positions, progress=progress)

@@ -25,6 +25,9 @@ class MnkGame:
     k: int
     variant: str = "normal"
 
+    def __post_init__(self) -> None:
+        self.geometry  # noqa: B018 -- builds (and so validates) the board now
+
     @classmethod
     def from_name(cls, name: str) -> MnkGame:
         """Parse a registry name such as ``mnk:3,3,3``, ``mnk-misere:5,5,3`` or ``mnk-notakto:3,3,3``."""

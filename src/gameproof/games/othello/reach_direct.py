@@ -26,12 +26,22 @@ from gameproof.logic.cnf import Cnf
 DIRECTIONS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
 F5 = 37
 RULE_SETS = ("strict", "relaxed")
+CENTRE_SQUARES = frozenset((27, 28, 35, 36))  # d4, e4, d5, e5: occupied from the start, never emptied
 
 
 def neighbour(square: int, direction: tuple[int, int], distance: int = 1) -> int | None:
     """The square `distance` steps from `square` along `direction`, or None off the board."""
     row, col = square // 8 + direction[0] * distance, square % 8 + direction[1] * distance
     return row * 8 + col if 0 <= row < 8 and 0 <= col < 8 else None
+
+
+def _line_order(direction: tuple[int, int], from_far_end: bool) -> list[int]:
+    sign = -1 if from_far_end else 1
+    return sorted(range(64), key=lambda s: sign * (s // 8 * direction[0] * 8 + s % 8 * direction[1]))
+
+
+_ORDER_FROM_FAR_END = [_line_order(direction, True) for direction in DIRECTIONS]
+_ORDER_FROM_NEAR_END = [_line_order(direction, False) for direction in DIRECTIONS]
 
 
 @dataclass
@@ -58,23 +68,51 @@ class FinalPosition:
 
 
 class _Builder:
-    def __init__(self, plies: int, min_legal: int, rule_set: str, final: FinalPosition | None = None) -> None:
+    def __init__(self, plies: int, min_legal: int, rule_set: str, final: FinalPosition | None = None,
+                 cardinality: str = "seqcounter") -> None:
         if rule_set not in RULE_SETS:
             raise ValueError(f"unknown rule set {rule_set!r}; choose from {', '.join(RULE_SETS)}")
         self.cnf = Cnf()
         self.plies, self.min_legal, self.strict = plies, min_legal, rule_set == "strict"
-        self.rule_set, self.final = rule_set, final
+        self.rule_set, self.final, self.cardinality = rule_set, final, cardinality
         self.true = self.cnf.new_var()
         self.cnf.add_clause([self.true])
+
+    # Constant folding: the literals `true` / `-true` stand for the constants, and every helper below
+    # simplifies them away, so that squares no disc can reach yet cost no variables and no clauses.
 
     def var(self) -> int:
         return self.cnf.new_var()
 
     def clause(self, *lits: int) -> None:
-        self.cnf.add_clause(lits)
+        true, kept = self.true, []
+        for lit in lits:
+            if lit == true or -lit in kept:
+                return  # satisfied
+            if lit != -true and lit not in kept:
+                kept.append(lit)
+        self.cnf.add_clause(kept or [-true])
 
-    def board_vars(self) -> list[int]:
-        return [self.var() for _ in range(64)]
+    def and_(self, lits: list[int]) -> int:
+        """A literal equivalent to the conjunction of `lits` (a constant or one of them where possible)."""
+        true, kept = self.true, []
+        for lit in lits:
+            if lit == -true or -lit in kept:
+                return -true
+            if lit != true and lit not in kept:
+                kept.append(lit)
+        if not kept:
+            return true
+        if len(kept) == 1:
+            return kept[0]
+        gate = self.var()
+        for lit in kept:
+            self.clause(-gate, lit)
+        self.clause(gate, *(-lit for lit in kept))
+        return gate
+
+    def or_(self, lits: list[int]) -> int:
+        return -self.and_([-lit for lit in lits])
 
     def start_board(self) -> tuple[list[int], list[int]]:
         mine = [self.true if rules.START_BLACK >> s & 1 else -self.true for s in range(64)]
@@ -82,36 +120,43 @@ class _Builder:
         return mine, theirs
 
     def captures(self, mine: list[int], theirs: list[int]) -> dict[tuple[int, int], int]:
-        """capture[(q, d)] for every q whose neighbour along d is on the board."""
-        capture: dict[tuple[int, int], int] = {}
+        """capture[(q, d)] for every q whose neighbour along d is on the board (`-true` where impossible)."""
+        false, capture = -self.true, {}
         for d_index, direction in enumerate(DIRECTIONS):
             # Walk each line from its far end so the next chain variable already exists.
-            order = sorted(range(64), key=lambda s: -(s // 8 * direction[0] * 8 + s % 8 * direction[1]))
-            for q in order:
+            for q in _ORDER_FROM_FAR_END[d_index]:
                 ahead = neighbour(q, direction)
                 if ahead is None:
                     continue
-                cap = self.var()
-                further = capture.get((ahead, d_index))
-                self.clause(-cap, theirs[q])
-                self.clause(-theirs[q], -mine[ahead], cap)
-                if further is None:
-                    self.clause(-cap, mine[ahead])
+                tq, ma, further = theirs[q], mine[ahead], capture.get((ahead, d_index), false)
+                if tq == false or (ma == false and further == false):
+                    cap = false
+                elif tq == self.true and ma == false:
+                    cap = further
                 else:
-                    self.clause(-cap, mine[ahead], further)
-                    self.clause(-theirs[q], -further, cap)
+                    cap = self.var()
+                    self.clause(-cap, tq)
+                    self.clause(-tq, -ma, cap)
+                    self.clause(-cap, ma, further)
+                    self.clause(-tq, -further, cap)
                 capture[(q, d_index)] = cap
         return capture
 
     def legal(self, mine, theirs, capture, both_ways: bool) -> list[int]:
         """legal[s] for every square: empty and capturing along some direction."""
-        legal = []
+        false, legal = -self.true, []
         for s in range(64):
             caps = [
-                capture[(ahead, d_index)]
-                for d_index, direction in enumerate(DIRECTIONS)
-                if (ahead := neighbour(s, direction)) is not None and (ahead, d_index) in capture
+                cap for d_index, direction in enumerate(DIRECTIONS)
+                if (ahead := neighbour(s, direction)) is not None
+                and (cap := capture.get((ahead, d_index), false)) != false
             ]
+            if s in CENTRE_SQUARES or not caps or self.true in (mine[s], theirs[s]):
+                legal.append(false)  # the centre is never empty
+                continue
+            if mine[s] == theirs[s] == false and self.true in caps:
+                legal.append(self.true)
+                continue
             is_legal = self.var()
             self.clause(-is_legal, -mine[s])
             self.clause(-is_legal, -theirs[s])
@@ -124,48 +169,51 @@ class _Builder:
 
     def reaches_and_flips(self, theirs, move, capture) -> list[int]:
         """flip[q] for every square, from reach chains behind q and capture chains ahead of it."""
-        reach: dict[tuple[int, int], int] = {}
+        false, reach = -self.true, {}
         terms: list[list[int]] = [[] for _ in range(64)]
         for d_index, direction in enumerate(DIRECTIONS):
-            order = sorted(range(64), key=lambda s: s // 8 * direction[0] * 8 + s % 8 * direction[1])
-            for q in order:
+            for q in _ORDER_FROM_NEAR_END[d_index]:
                 behind = neighbour(q, (-direction[0], -direction[1]))
                 if behind is None or (q, d_index) not in capture:
                     continue
-                r = self.var()
-                earlier = reach.get((behind, d_index))
-                self.clause(-move[behind], r)
-                if earlier is None:
-                    self.clause(-r, move[behind])
+                mb, tb, earlier = move[behind], theirs[behind], reach.get((behind, d_index), false)
+                if mb == false and (tb == false or earlier == false):
+                    r = false
+                elif mb == false and tb == self.true:
+                    r = earlier
+                elif mb == self.true:
+                    r = self.true
                 else:
-                    self.clause(-theirs[behind], -earlier, r)
-                    self.clause(-r, move[behind], theirs[behind])
-                    self.clause(-r, move[behind], earlier)
+                    r = self.var()
+                    self.clause(-mb, r)
+                    self.clause(-tb, -earlier, r)
+                    self.clause(-r, mb, tb)
+                    self.clause(-r, mb, earlier)
                 reach[(q, d_index)] = r
-                both = self.var()
-                cap = capture[(q, d_index)]
-                self.clause(-both, r)
-                self.clause(-both, cap)
-                self.clause(-r, -cap, both)
-                terms[q].append(both)
-        flips = []
-        for q in range(64):
-            flip = self.var()
-            self.clause(-flip, *terms[q])
-            for term in terms[q]:
-                self.clause(-term, flip)
-            flips.append(flip)
-        return flips
+                both = self.and_([r, capture[(q, d_index)]])
+                if both != false:
+                    terms[q].append(both)
+        return [self.or_(terms[q]) for q in range(64)]
 
     def build(self) -> ReachFormula:
+        false = -self.true
         mine, theirs = self.start_board()
-        moves, passes, stops = [], [], []
+        moves, passes, stops, placed = [], [], [], []
         for ply in range(self.plies):
             capture = self.captures(mine, theirs)
             legal = self.legal(mine, theirs, capture, both_ways=self.strict)
-            move = [self.var() for _ in range(64)]
-            pass_, stop = self.var(), self.var()
-            self.cnf.exactly([*move, pass_, stop], 1)
+            # Stopping here only helps if this position can have enough legal moves.
+            can_stop = self.final is not None or sum(lit != false for lit in legal) >= self.min_legal
+            stop = self.var() if can_stop else false
+            pass_ = false if self.strict and self.true in legal else self.var()
+            playable = legal
+            if ply == 0 and self.final is None:
+                # Symmetry: the four openings are equivalent, so the first move is f5 (or nothing, when
+                # the start's 4 legal moves are enough). With `final`, every opening stays open.
+                playable = [lit if s == F5 else false for s, lit in enumerate(legal)]
+                pass_ = false
+            move = [false if lit == false else self.var() for lit in playable]
+            self.exactly_one([*move, pass_, stop])
             for s in range(64):
                 self.clause(-move[s], legal[s])
             if self.strict:
@@ -173,21 +221,53 @@ class _Builder:
                     self.clause(-pass_, -legal[s])
             if stops:
                 self.clause(-stops[-1], stop)
-            if ply == 0:
-                self.clause(move[F5], stop)  # symmetry: the four openings are equivalent
+                # Two passes in a row end the game and change nothing: never needed.
+                self.clause(-passes[-1], -pass_)
             flips = self.reaches_and_flips(theirs, move, capture)
             mine, theirs = self.transition(mine, theirs, move, flips, stop)
             moves.append(move)
             passes.append(pass_)
             stops.append(stop)
+            placed.append(self.and_([-pass_, -stop]))
         if self.final is not None:
             self.fix_final(mine, theirs, stops)
             final_legal = []
         else:
             capture = self.captures(mine, theirs)
             final_legal = self.legal(mine, theirs, capture, both_ways=False)
-            self.cnf.atleast(final_legal, self.min_legal, encoding="seqcounter")
+            self.at_least(final_legal, self.min_legal)
+            # Redundant: N legal moves need N empty squares, so at most 60 - N discs were placed.
+            self.at_most(placed, 60 - self.min_legal)
         return ReachFormula(self.cnf, self.plies, self.min_legal, self.rule_set, moves, passes, stops, final_legal)
+
+    def exactly_one(self, lits: list[int]) -> None:
+        open_lits = [lit for lit in lits if abs(lit) != self.true]
+        fixed = sum(lit == self.true for lit in lits)
+        if fixed > 1:
+            self.clause(-self.true)
+        elif fixed:
+            for lit in open_lits:
+                self.clause(-lit)
+        elif len(open_lits) <= 1:
+            self.clause(*open_lits)
+        else:
+            self.cnf.exactly(open_lits, 1)
+
+    def at_least(self, lits: list[int], k: int) -> None:
+        open_lits = [lit for lit in lits if abs(lit) != self.true]
+        k -= sum(lit == self.true for lit in lits)
+        if k > len(open_lits):
+            self.clause(-self.true)
+        elif k > 0:
+            self.cnf.atleast(open_lits, k, encoding=self.cardinality)
+
+    def at_most(self, lits: list[int], k: int) -> None:
+        open_lits = [lit for lit in lits if abs(lit) != self.true]
+        k -= sum(lit == self.true for lit in lits)
+        if k < 0:
+            self.clause(-self.true)
+        elif k < len(open_lits):
+            self.cnf.atmost(open_lits, k, encoding="seqcounter")
 
     def fix_final(self, mine: list[int], theirs: list[int], stops: list[int]) -> None:
         """The game ends on `self.final`: its discs, and a number of plies whose parity gives its side to move."""
@@ -205,34 +285,45 @@ class _Builder:
 
     def transition(self, mine, theirs, move, flips, stop):
         """The next board: swapped sides after a move or pass; unchanged after a stop."""
-        next_mine, next_theirs = self.board_vars(), self.board_vars()
+        true, false = self.true, -self.true
+        next_mine, next_theirs = [], []
         for s in range(64):
-            m, o, nm, no, f = mine[s], theirs[s], next_mine[s], next_theirs[s], flips[s]
-            # stop: the board stays as it is.
-            self.clause(-stop, -m, nm)
-            self.clause(-stop, m, -nm)
-            self.clause(-stop, -o, no)
-            self.clause(-stop, o, -no)
-            # otherwise: the next side to move owns the other side's unflipped discs ...
-            self.clause(stop, -o, f, nm)
-            self.clause(stop, -nm, o)
-            self.clause(stop, -nm, -f)
-            # ... and the other side now owns the mover's discs, the new disc and the flipped ones.
-            self.clause(stop, -m, no)
-            self.clause(stop, -move[s], no)
-            self.clause(stop, -f, no)
-            self.clause(stop, -no, m, move[s], f)
+            m, o, f, mv = mine[s], theirs[s], flips[s], move[s]
+            if stop == false:
+                # The next side to move owns the other side's unflipped discs; the other side now owns
+                # the mover's discs, the new disc and the flipped ones.
+                nm, no = self.and_([o, -f]), self.or_([m, mv, f])
+            elif m == o == mv == f == false:
+                nm = no = false  # no disc can be here yet
+            else:
+                nm, no = self.var(), self.var()
+                # stop: the board stays as it is.
+                self.clause(-stop, -m, nm)
+                self.clause(-stop, m, -nm)
+                self.clause(-stop, -o, no)
+                self.clause(-stop, o, -no)
+                # otherwise: as above.
+                self.clause(stop, -o, f, nm)
+                self.clause(stop, -nm, o)
+                self.clause(stop, -nm, -f)
+                self.clause(stop, -m, no)
+                self.clause(stop, -mv, no)
+                self.clause(stop, -f, no)
+                self.clause(stop, -no, m, mv, f)
             # Redundant: occupied squares stay occupied; no square holds two discs.
             self.clause(-m, nm, no)
             self.clause(-o, nm, no)
             self.clause(-nm, -no)
+            next_mine.append(nm)
+            next_theirs.append(no)
         return next_mine, next_theirs
 
 
 def encode_direct(
-    min_legal: int, plies: int, rule_set: str = "strict", final: FinalPosition | None = None
+    min_legal: int, plies: int, rule_set: str = "strict", final: FinalPosition | None = None,
+    cardinality: str = "seqcounter",
 ) -> ReachFormula:
     """The direct encoding: is a position with >= `min_legal` legal moves reachable within `plies` plies?
     With `final`, the question is instead whether that exact position is reached after the last
     played ply (`min_legal` is then ignored)."""
-    return _Builder(plies, min_legal, rule_set, final).build()
+    return _Builder(plies, min_legal, rule_set, final, cardinality).build()

@@ -1,0 +1,77 @@
+"""`gameproof render …`: clean SVG drawings of Othello, m,n,k and Sudoku boards."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from gameproof.commands.mnk import _game_arguments, game_from_args
+from gameproof.errors import BadInput
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser("render", help="draw a board as SVG (othello, mnk, sudoku)", description=__doc__)
+    sub = parser.add_subparsers(dest="render_command", required=True, metavar="GAME")
+
+    othello = sub.add_parser("othello", help="the Othello position after a record, legal moves dotted")
+    othello.add_argument("record", metavar="RECORD", help="move record such as f5d6c3 (passes optional)")
+    othello.add_argument("--no-moves", action="store_true", help="leave out the legal-move dots")
+    _svg_argument(othello)
+    othello.set_defaults(handler=run_othello)
+
+    mnk = sub.add_parser("mnk", help="an m,n,k position after some moves")
+    _game_arguments(mnk)
+    mnk.add_argument("--moves", default="", help='moves played, e.g. "b2 a1"')
+    mnk.add_argument("--values", action="store_true", help="tint each empty square by its proven value (df-pn)")
+    _svg_argument(mnk)
+    mnk.set_defaults(handler=run_mnk)
+
+    sudoku = sub.add_parser("sudoku", help="a Sudoku puzzle, optionally with its solution")
+    sudoku.add_argument("puzzle", metavar="PUZZLE", help="16, 81 or 256 characters, 0 or . for a blank")
+    sudoku.add_argument("--solution", action="store_true", help="solve it and draw the solution's digits in blue")
+    _svg_argument(sudoku)
+    sudoku.set_defaults(handler=run_sudoku)
+
+
+def _svg_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--svg", required=True, metavar="FILE", help="where to write the SVG")
+
+
+def _write(path: str, svg: str) -> int:
+    try:
+        Path(path).write_text(svg, encoding="utf-8")
+    except OSError as error:
+        raise BadInput(f"cannot write {path}: {error.strerror}") from None
+    print(f"wrote {path}")
+    return 0
+
+
+def run_othello(args: argparse.Namespace) -> int:
+    from gameproof.games.othello.position import Position
+    from gameproof.games.othello.svg import position_svg
+
+    return _write(args.svg, position_svg(Position.from_record(args.record), show_moves=not args.no_moves))
+
+
+def run_mnk(args: argparse.Namespace) -> int:
+    from gameproof.games.mnk.solver import solve
+    from gameproof.games.mnk.state import MnkState
+    from gameproof.render.mnk_svg import mnk_svg
+
+    state = MnkState(game_from_args(args), args.moves)
+    values = solve(state).moves if args.values and not state.is_over() else None
+    return _write(args.svg, mnk_svg(state, values))
+
+
+def run_sudoku(args: argparse.Namespace) -> int:
+    from gameproof.games.sudoku import parse, solve
+    from gameproof.render.sudoku_svg import sudoku_svg
+
+    puzzle = parse(args.puzzle)
+    solution = None
+    if args.solution:
+        answer = solve(puzzle, limit=1)
+        if answer.solution is None:
+            raise BadInput("the puzzle has no solution")
+        solution = parse(answer.solution)
+    return _write(args.svg, sudoku_svg(puzzle, solution))

@@ -1,0 +1,139 @@
+"""Sudoku boards as strings: parsing, validation, the groups (rows, columns, boxes), puzzle files.
+
+A board of box size ``n`` has ``n**2`` rows and columns and holds the digits ``1 .. n**2``. As text it is
+one line of ``n**4`` characters, row-major: ``1``-``9`` then ``A``-``G`` for 10-16, and ``0`` or ``.``
+for a blank. Internally a board is a list of ints, 0 for a blank.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from gameproof.errors import BadInput
+
+SYMBOLS = "123456789ABCDEFG"
+BOX_SIZES = {16: 2, 81: 3, 256: 4}  # characters in a board -> box size n
+
+
+def box_size(cells: int) -> int:
+    """The box size ``n`` of a board with ``cells`` cells (16, 81 or 256)."""
+    try:
+        return BOX_SIZES[cells]
+    except KeyError:
+        raise BadInput(f"a sudoku has 16, 81 or 256 cells, got {cells} characters") from None
+
+
+@functools.cache
+def groups(n: int) -> tuple[tuple[int, ...], ...]:
+    """The cell indices of every row, then every column, then every box (``3 * n**2`` groups)."""
+    size = n * n
+    rows = [tuple(r * size + c for c in range(size)) for r in range(size)]
+    cols = [tuple(r * size + c for r in range(size)) for c in range(size)]
+    boxes = [tuple((br * n + r) * size + bc * n + c for r in range(n) for c in range(n))
+             for br in range(n) for bc in range(n)]
+    return tuple(rows + cols + boxes)
+
+
+def parse(text: str) -> list[int]:
+    """The cells of a puzzle string (0 for a blank); raises BadInput naming what is wrong."""
+    text = text.strip()
+    n = box_size(len(text))
+    size = n * n
+    cells = []
+    for index, char in enumerate(text):
+        if char in "0.":
+            cells.append(0)
+            continue
+        value = SYMBOLS.find(char.upper()) + 1
+        if not 1 <= value <= size:
+            raise BadInput(f"character {index + 1} is {char!r}; a {size}x{size} sudoku takes "
+                           f"{SYMBOLS[0]}-{SYMBOLS[size - 1]} and 0 or . for a blank")
+        cells.append(value)
+    return cells
+
+
+def render(cells: list[int]) -> str:
+    """The one-line string of a board (``0`` for blanks)."""
+    return "".join(SYMBOLS[v - 1] if v else "0" for v in cells)
+
+
+def pretty(cells: list[int]) -> str:
+    """A board as a grid with box borders, for people."""
+    n = box_size(len(cells))
+    size = n * n
+    text = render(cells).replace("0", ".")
+    lines = []
+    for r in range(size):
+        if r and r % n == 0:
+            lines.append("-+-".join("-" * (2 * n - 1) for _ in range(n)))
+        row = text[r * size:(r + 1) * size]
+        lines.append(" | ".join(" ".join(row[b * n:(b + 1) * n]) for b in range(n)))
+    return "\n".join(lines)
+
+
+def conflicts(cells: list[int]) -> bool:
+    """True when two givens in one group are the same digit."""
+    n = box_size(len(cells))
+    for group in groups(n):
+        digits = [cells[i] for i in group if cells[i]]
+        if len(digits) != len(set(digits)):
+            return True
+    return False
+
+
+def is_solution_of(solution: list[int], puzzle: list[int]) -> bool:
+    """True when ``solution`` is complete, valid and agrees with every given of ``puzzle``."""
+    n = box_size(len(puzzle))
+    digits = set(range(1, n * n + 1))
+    return (len(solution) == len(puzzle) and all(p in (0, s) for p, s in zip(puzzle, solution))
+            and all({solution[i] for i in group} == digits for group in groups(n)))
+
+
+@dataclass
+class PuzzleFile:
+    """The puzzles of a file (one per line; blank lines and ``#`` comments skipped) and the lines skipped."""
+
+    puzzles: list[list[int]]
+    lines: list[int]  # the line number of each puzzle
+    skipped: list[str]  # "FILE:LINE: why", for malformed lines (only with skip_malformed)
+
+
+def read_puzzles(path: str | Path, skip_malformed: bool = False) -> PuzzleFile:
+    """Read a puzzle file; a malformed line raises BadInput (``FILE:LINE: what``) unless skipped."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise BadInput(f"cannot read {path}: {error.strerror}") from None
+    result = PuzzleFile([], [], [])
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            cells = parse(line)
+        except BadInput as error:
+            problem = f"{path}:{number}: {_explain(line, error)}"
+            if not skip_malformed:
+                raise BadInput(f"{problem} (--skip-malformed skips such lines)") from None
+            result.skipped.append(problem)
+            continue
+        result.puzzles.append(cells)
+        result.lines.append(number)
+    if not result.puzzles and not result.skipped:
+        raise BadInput(f"{path} holds no puzzles")
+    return result
+
+
+def _explain(line: str, error: BadInput) -> str:
+    """Say what is wrong with a line, naming trailing characters after a well-formed puzzle."""
+    for cells in sorted(BOX_SIZES, reverse=True):
+        if len(line) > cells:
+            try:
+                parse(line[:cells])
+            except BadInput:
+                continue
+            return f"{len(line) - cells} stray characters {line[cells:cells + 10]!r} after the {cells}-character puzzle"
+    return str(error)

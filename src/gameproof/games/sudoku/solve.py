@@ -1,0 +1,60 @@
+"""One entry point for every route: ``solve(puzzle, method=...)`` and ``solve_many``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gameproof.errors import BadInput
+from gameproof.games.sudoku.grid import box_size, parse, render
+
+METHODS = ("direct", "sat", "checker")
+
+
+@dataclass
+class Answer:
+    """What a route found for one puzzle: a solution (or None) and how many exist, up to ``limit``."""
+
+    solution: str | None
+    count: int
+    limit: int
+
+    @property
+    def unique(self) -> bool | None:
+        """True when a second solution was searched for and not found (None when the limit was 1)."""
+        if self.limit < 2:
+            return None
+        return self.count == 1
+
+
+def solve(puzzle: str | list[int], method: str = "direct", limit: int = 2, solver: str | None = None) -> Answer:
+    """Solve one puzzle (a string or a list of ints, 0 for blanks), counting solutions up to ``limit``."""
+    cells = parse(puzzle) if isinstance(puzzle, str) else list(puzzle)
+    return solve_many([cells], method, limit, solver)[0]
+
+
+def solve_many(puzzles: list[list[int]], method: str = "direct", limit: int = 1,
+               solver: str | None = None) -> list[Answer]:
+    """Solve puzzles of one size, in order."""
+    if method not in METHODS:
+        raise BadInput(f"unknown method {method!r}; known: {', '.join(METHODS)}")
+    if limit < 1:
+        raise BadInput("the solution limit must be at least 1")
+    if len({len(p) for p in puzzles}) > 1:
+        raise BadInput("puzzles of different sizes cannot be solved in one batch")
+    for p in puzzles:
+        box_size(len(p))
+    extra = {} if solver is None else {"solver": solver}
+    if method == "direct":
+        from gameproof.games.sudoku.direct import solve_masks
+
+        solutions, counts = solve_masks(puzzles, limit)
+    elif method == "sat":
+        from gameproof.games.sudoku.sat import solve_many as sat_many
+
+        solutions, counts = sat_many(puzzles, limit, **extra)
+    else:
+        from gameproof.games.sudoku.checker import solve as checker_solve
+
+        answers = [checker_solve(p, limit, **extra)[:2] for p in puzzles]
+        solutions, counts = [a[0] for a in answers], [a[1] for a in answers]
+    return [Answer(render(s) if s else None, c, limit) for s, c in zip(solutions, counts)]

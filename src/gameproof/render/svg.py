@@ -1,0 +1,34 @@
+"""A few SVG building blocks shared by the board renderers."""
+
+from __future__ import annotations
+
+from html import escape
+
+FONT = "sans-serif"
+
+
+def document(width: int, height: int, parts: list[str], background: str = "#f4f1e8") -> str:
+    """A standalone SVG document of ``parts`` on a plain background."""
+    return "\n".join([
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="{FONT}">',
+        f'<rect width="{width}" height="{height}" fill="{background}"/>',
+        *parts,
+        "</svg>",
+    ]) + "\n"
+
+
+def line(x1: float, y1: float, x2: float, y2: float, stroke: str = "#333", width: float = 1) -> str:
+    return f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{stroke}" stroke-width="{width}"/>'
+
+
+def rect(x: float, y: float, width: float, height: float, fill: str, **attributes: str) -> str:
+    extra = "".join(f' {name.replace("_", "-")}="{value}"' for name, value in attributes.items())
+    return f'<rect x="{x}" y="{y}" width="{width}" height="{height}" fill="{fill}"{extra}/>'
+
+
+def text(x: float, y: float, content: str, size: int = 13, fill: str = "#333", **attributes: str) -> str:
+    """Text centred on (x, y)."""
+    extra = "".join(f' {name.replace("_", "-")}="{value}"' for name, value in attributes.items())
+    return (f'<text x="{x}" y="{y}" font-size="{size}" fill="{fill}" text-anchor="middle" '
+            f'dominant-baseline="central"{extra}>{escape(content)}</text>')

@@ -1,0 +1,39 @@
+"""Square names typed key by key (a column letter, then the row number), without Textual."""
+
+from __future__ import annotations
+
+
+class SquareEntry:
+    """Collects a typed square name on a ``rows`` × ``cols`` board; letters in ``reserved`` are left to commands.
+
+    >>> entry = SquareEntry(rows=3, cols=3)
+    >>> entry.push("b"), entry.push("2")
+    (None, 'b2')
+    """
+
+    def __init__(self, rows: int, cols: int, reserved: str = "") -> None:
+        self.rows = rows
+        self.letters = "".join(chr(ord("a") + c) for c in range(cols) if chr(ord("a") + c) not in reserved)
+        self.text = ""
+
+    def accepts(self, char: str | None) -> bool:
+        """Whether ``char`` can go into a square name now (a column letter any time, a digit after one)."""
+        if not char or len(char) != 1:
+            return False
+        return char.lower() in self.letters or (char.isdigit() and self.text != "")
+
+    def push(self, char: str) -> str | None:
+        """Add an accepted key; returns the name once no longer name could follow (and clears it)."""
+        if char.isdigit():
+            self.text += char
+        else:
+            self.text = char.lower()
+        digits = self.text[1:]
+        if digits and (len(digits) == 2 or int(digits) * 10 > self.rows):
+            return self.take()
+        return None
+
+    def take(self) -> str:
+        """The name typed so far, clearing it."""
+        text, self.text = self.text, ""
+        return text

@@ -1,0 +1,201 @@
+"""`gameproof tui mnk`: an m,n,k board coloured by proven values, solved in a background worker."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.events import Key
+from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
+
+from gameproof.errors import BadInput
+from gameproof.games.mnk.state import MnkState
+from gameproof.tui.board import Board
+from gameproof.tui.keys import SquareEntry
+from gameproof.tui.mnk_model import Cancelled, MnkSession, Oracle
+
+_RULES = {"normal": "k in a row wins", "misere": "misère: k in a row loses",
+          "notakto": "Notakto: one shared mark, k in a row loses"}
+_COMMAND_KEYS = "pqu"
+
+
+class MnkApp(App[None]):
+    """Play an m,n,k game; every empty cell shows its proven value (win/draw/loss for the side to move)."""
+
+    TITLE = "gameproof mnk"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #main { height: 1fr; }
+    #board { margin: 1 2; }
+    #side { width: 1fr; margin: 1 2; }
+    #side Static { margin-bottom: 1; }
+    .cell { background: $panel; }
+    .win { background: #1f6f3a; color: white; }
+    .draw { background: #7a6a1c; color: white; }
+    .loss { background: #8a2a2a; color: white; }
+    .pending { color: $text-muted; }
+    .stone { text-style: bold; }
+    .last { text-style: bold underline; }
+    .cursor { tint: white 30%; text-style: bold; }
+    """
+    BINDINGS = [
+        Binding("q", "quit", "quit"),
+        Binding("u", "undo", "undo"),
+        Binding("p", "perfect", "perfect move"),
+        Binding("enter", "choose", "play"),
+        Binding("escape", "clear", "clear typing", show=False),
+        Binding("up", "cursor(1, 0)", "cursor", show=False),
+        Binding("down", "cursor(-1, 0)", "cursor", show=False),
+        Binding("left", "cursor(0, -1)", "cursor", show=False),
+        Binding("right", "cursor(0, 1)", "cursor", show=False),
+    ]
+
+    def __init__(self, session: MnkSession, oracle: Oracle) -> None:
+        super().__init__()
+        self.session = session
+        self.oracle = oracle
+        g = session.geometry
+        self.entry = SquareEntry(g.rows, g.cols, reserved=_COMMAND_KEYS)
+
+    def compose(self) -> ComposeResult:
+        g = self.session.geometry
+        with Horizontal(id="main"):
+            yield Board(g.rows, g.cols, row_one_on_top=False, cell_width=7 if g.cols <= 8 else 4,
+                        cell_height=2, gutter=1 if g.rows <= 8 else 0, id="board")
+            with Vertical(id="side"):
+                yield Static(id="status")
+                yield Static(id="value")
+                yield Static(id="line")
+                yield Static(id="typed")
+                yield Static("arrows + enter, a click, or a typed square (b2) plays a move", id="help")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.position_changed()
+
+    # --- the background search ------------------------------------------------------------------
+    def position_changed(self) -> None:
+        """Redraw, then (re)start the search for the new position; the previous search is cancelled."""
+        self.redraw()
+        if not self.session.state.is_over():
+            self.analyse(self.session.state.copy())
+
+    @work(thread=True, exclusive=True, group="solve")
+    def analyse(self, state: MnkState) -> None:
+        """Prove each move's value, reporting each as it is found, then the principal line."""
+        worker = get_current_worker()
+        record = state.record
+
+        def stop() -> bool:
+            return worker.is_cancelled
+
+        try:
+            for move, value in self.oracle.move_values(state, stop):
+                self.call_from_thread(self.proven, record, move, value)
+            self.call_from_thread(self.line_found, record, self.oracle.principal_line(state, stop))
+        except Cancelled:
+            return
+
+    def proven(self, record: str, move: int, value: str) -> None:
+        if self.session.add_value(record, move, value):
+            self.redraw()
+
+    def line_found(self, record: str, line: list[int]) -> None:
+        if self.session.set_line(record, line):
+            self.redraw()
+
+    # --- drawing --------------------------------------------------------------------------------
+    def redraw(self) -> None:
+        session, state = self.session, self.session.state
+        board = self.query_one(Board)
+        marks = state.marks()
+        last = state.history[-1] if state.history else None
+        for square, mark in enumerate(marks):
+            classes = ["cursor"] if square == session.cursor else []
+            if mark != "-":
+                board.paint(square, mark, [*classes, "stone", *(["last"] if square == last else [])])
+                continue
+            value = session.values.get(square)
+            label = "" if state.is_over() else value or "…"
+            board.paint(square, f"{state.move_name(square)}\n{label}", [*classes, value or "pending"])
+        self.query_one("#status", Static).update(
+            f"[b]{state.game.name}[/b]  ({_RULES[state.game.variant]})\n"
+            f"after: {state.record or '(start)'}\n"
+            + (f"game over: {session.result()}" if state.is_over() else f"[b]{session.mover}[/b] to move"))
+        self.query_one("#value", Static).update(self._value_text())
+        self.query_one("#line", Static).update(self._line_text())
+        self.query_one("#typed", Static).update(f"typed: {self.entry.text}" if self.entry.text else "")
+
+    def _value_text(self) -> str:
+        session = self.session
+        if session.state.is_over():
+            return ""
+        done, total = len(session.values), len(session.state.legal_moves())
+        progress = "" if done == total else f"  (solving: {done} of {total} moves proven)"
+        value = session.value
+        return f"value for {session.mover}: [b]{value or '…'}[/b]{progress}"
+
+    def _line_text(self) -> str:
+        session = self.session
+        if session.state.is_over():
+            return ""
+        if session.line is None:
+            return "principal line: …"
+        return "principal line: " + " ".join(session.state.move_name(m) for m in session.line)
+
+    # --- input ----------------------------------------------------------------------------------
+    def action_cursor(self, drow: int, dcol: int) -> None:
+        self.session.move_cursor(drow, dcol)
+        self.redraw()
+
+    def action_choose(self) -> None:
+        """Play the typed square, or the cursor's square when nothing is typed."""
+        if self.entry.text:
+            self.play(lambda: self.session.play_named(self.entry.take()))
+        else:
+            self.play(lambda: self.session.play(self.session.cursor))
+
+    def action_clear(self) -> None:
+        self.entry.take()
+        self.redraw()
+
+    def action_undo(self) -> None:
+        if self.session.undo():
+            self.position_changed()
+
+    def action_perfect(self) -> None:
+        """Let the side to move play its first best move (once it is proven)."""
+        if self.session.state.is_over():
+            return
+        move = self.session.best_move()
+        if move is None:
+            self.notify("still solving: no proven best move yet", severity="warning")
+            return
+        self.play(lambda: self.session.play(move))
+
+    def on_board_clicked(self, message: Board.Clicked) -> None:
+        self.play(lambda: self.session.play(message.square))
+
+    def on_key(self, event: Key) -> None:
+        if self.entry.accepts(event.character):
+            event.stop()
+            name = self.entry.push(event.character)
+            if name is not None:
+                self.play(lambda: self.session.play_named(name))
+            else:
+                self.redraw()
+
+    def play(self, move: Callable[[], None]) -> None:
+        """Run a move-making callable; a BadInput becomes a notification instead of a crash."""
+        try:
+            move()
+        except BadInput as error:
+            self.notify(str(error), severity="error")
+            self.redraw()
+            return
+        self.position_changed()

@@ -1,0 +1,22 @@
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent.parent / "data"
+STUDY = "000300090040000002100080500008009007020000030400700100003050006500000080090001000"
+STUDY_SOLUTION = "852347691346195872179682543618439257927516438435728169283954716561273984794861325"
+
+
+def tdoku_cases() -> list[tuple[str, int, str | None]]:
+    """(puzzle, number of solutions, the solution when given) from the vendored tdoku test file."""
+    cases = []
+    for line in (DATA / "sudoku_tdoku_tests.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            puzzle, count, *solution = line.split(":")
+            cases.append((puzzle, int(count), solution[0] if solution else None))
+    return cases
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    return DATA

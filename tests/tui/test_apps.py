@@ -1,0 +1,105 @@
+"""The Textual apps driven by Pilot: keys, clicks, the solver's worker finishing."""
+
+import asyncio
+
+from gameproof.games.mnk.state import MnkGame
+from gameproof.tui.mnk_app import MnkApp
+from gameproof.tui.mnk_model import MnkSession, Oracle
+from gameproof.tui.othello_app import OthelloApp
+from gameproof.tui.othello_model import RecordViewer
+
+SIZE = (100, 35)
+RECORD33 = "f5f6e6f4g7c6g3e7d6f3e3d3b7d7c2g2g1c3b2b3b4f7g5c4c7c8e2"
+
+
+def mnk_app(moves: str = "") -> MnkApp:
+    return MnkApp(MnkSession(MnkGame(3, 3, 3, "misere"), moves), Oracle())
+
+
+async def settle(app, pilot) -> None:
+    """Wait for the solver's worker, then for the screen to catch up."""
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_mnk_worker_labels_every_cell(screen):
+    async def scenario():
+        app = mnk_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            assert app.session.complete and app.session.value == "draw"
+            text = "\n".join(screen(app))
+            assert "value for X: draw" in text and text.count("loss") == 8 and "principal line: b2" in text
+    asyncio.run(scenario())
+
+
+def test_mnk_keys_clicks_undo_and_perfect_play():
+    async def scenario():
+        app = mnk_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("b", "2")  # typed square
+            await pilot.click("#sq-0")  # a1
+            await pilot.press("right", "right", "up", "enter")  # cursor from a1 to c2
+            assert app.session.record == "b2 a1 c2"
+            await pilot.press("u")
+            assert app.session.record == "b2 a1"
+            await settle(app, pilot)
+            while not app.session.state.is_over():
+                await pilot.press("p")
+                await settle(app, pilot)
+            assert app.session.result() == "draw"  # perfect play from a drawn position draws
+            await pilot.press("q")
+        assert app.return_code == 0
+    asyncio.run(scenario())
+
+
+def test_mnk_bad_square_is_a_notification_not_a_crash():
+    async def scenario():
+        app = mnk_app("b2")
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await pilot.click("#sq-4")  # b2 is taken
+            await pilot.pause()
+            assert app.session.record == "b2"
+            assert any("not an empty square" in n.message for n in app._notifications)
+    asyncio.run(scenario())
+
+
+def test_mnk_moving_on_cancels_the_previous_search():
+    async def scenario():
+        app = MnkApp(MnkSession(MnkGame(4, 4, 3, "misere")), Oracle())
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("a", "1", "d", "4", "u")  # each move restarts the worker
+            await settle(app, pilot)
+            assert app.session.record == "a1" and app.session.complete
+            assert app.session.value == "win"  # misère 4x4 k3 is a second-player win
+    asyncio.run(scenario())
+
+
+def test_othello_steps_to_33_legal_moves(screen):
+    async def scenario():
+        app = OthelloApp(RecordViewer.from_record(RECORD33))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("right", "right")
+            assert app.viewer.ply == 2
+            await pilot.press("end")
+            text = "\n".join(screen(app))
+            assert "ply 27 of 27" in text and "33 legal moves" in text
+            await pilot.press("home", "m")
+            assert app.viewer.ply == 27
+            await pilot.press("left")
+            assert app.viewer.ply == 26
+    asyncio.run(scenario())
+
+
+def test_othello_moves_by_click_and_by_typing():
+    async def scenario():
+        app = OthelloApp(RecordViewer.from_record(RECORD33))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("right")
+            await pilot.click("#sq-43")  # d6
+            assert app.viewer.record == "f5d6"
+            await pilot.press("c", "3")
+            assert app.viewer.record == "f5d6c3" and app.viewer.ply == 3
+            await pilot.press("a", "1")  # illegal: nothing changes
+            assert app.viewer.record == "f5d6c3"
+    asyncio.run(scenario())
