@@ -22,3 +22,14 @@ def test_unknown_command_is_one_line_exit_2(capsys):
 def test_console_script_runs_as_module():
     done = subprocess.run([sys.executable, "-m", "gameproof", "--help"], capture_output=True, text=True)
     assert done.returncode == 0 and "othello" in done.stdout
+
+
+def test_demo_runs_every_showcase(capsys):
+    from gameproof.commands.demo import SHOWCASE
+
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "212,258,216" in out  # perft 11
+    for title, argv in SHOWCASE:
+        assert " ".join(argv) in out.replace("\n", "")
+    assert "33 legal moves" in out and "unique" in out and "loss" in out

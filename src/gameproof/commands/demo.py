@@ -5,11 +5,27 @@ from __future__ import annotations
 import argparse
 import time
 
+from rich.console import Console
 from rich.table import Table
 
 from gameproof.commands._output import console
 
 RECORD_33 = "f5f6e6f4g7c6g3e7d6f3e3d3b7d7c2g2g1c3b2b3b4f7g5c4c7c8e2"
+STUDY_SUDOKU = "000300090040000002100080500008009007020000030400700100003050006500000080090001000"
+
+# (what it shows, the command that shows it)
+SHOWCASE = (
+    ("The most legal moves any reachable Othello position has: 33 (Takizawa 2023)",
+     ["othello", "show", RECORD_33]),
+    ("SAT: a position with >= 16 legal moves within 12 plies, replayed on the engine",
+     ["othello", "reach", "--legal-moves", "16", "--plies", "12"]),
+    ("SAT: no position with 16 legal moves within 6 plies (exit code 1 = unsat)",
+     ["othello", "reach", "--legal-moves", "16", "--plies", "6"]),
+    ("A Sudoku from a plain Python checker: the blanks are symbolic, the counterexample is the solution",
+     ["sudoku", "solve", STUDY_SUDOKU, "--method", "checker"]),
+    ("df-pn: misère 4x4, three in a row loses: the first player loses whatever they play",
+     ["mnk", "solve", "--rows", "4", "--cols", "4", "--k", "3", "--misere"]),
+)
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -18,14 +34,19 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from gameproof.cli import main
+
     out = console()
     out.rule("[bold]gameproof demo[/bold]")
     _othello_perft(out)
-    _othello_33_moves(out)
+    for number, (title, argv) in enumerate(SHOWCASE, start=2):
+        out.print(f"\n[bold]{number}. {title}[/bold]")
+        out.print(f"[dim]$ gameproof {' '.join(argv)}[/dim]")
+        main(argv)
     return 0
 
 
-def _othello_perft(out) -> None:
+def _othello_perft(out: Console) -> None:
     from gameproof.games.othello.perft import perft
     from gameproof.games.othello.position import Position
 
@@ -40,11 +61,3 @@ def _othello_perft(out) -> None:
         rate = f"{nodes / seconds / 1e6:.0f}M" if seconds > 1e-3 else ""
         table.add_row(str(depth), f"{nodes:,}", f"{seconds:.3f}", rate)
     out.print(table)
-
-
-def _othello_33_moves(out) -> None:
-    from gameproof.games.othello.position import Position
-
-    out.print("\n[bold]2. The most legal moves ever possible in Othello[/bold] (Takizawa 2023): 33, after")
-    out.print(f"   {RECORD_33}")
-    out.print(str(Position.from_record(RECORD_33)))
