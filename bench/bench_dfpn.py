@@ -22,9 +22,9 @@ SETTINGS = {
     "all on": BASE,
     "no WPNS": replace(BASE, wpns=False),
     "no 1+eps": replace(BASE, epsilon=0.0),
-    "no heuristic": replace(BASE, heuristic=False),
+    "no heuristic": replace(BASE, heuristic=0),
     "no brute force": replace(BASE, brute_force=0),
-    "all off": Options(wpns=False, epsilon=0.0, heuristic=False, brute_force=0, tt_mb=512),
+    "all off": Options(wpns=False, epsilon=0.0, heuristic=0, brute_force=0, tt_mb=512),
 }
 
 

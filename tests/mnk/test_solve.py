@@ -14,8 +14,8 @@ from gameproof.search.dfpn import Options
 from .conftest import GOLDEN
 
 VALUE = {1: "win", 0: "draw", -1: "loss"}
-PLAIN = Options(wpns=False, epsilon=0.0, heuristic=False, brute_force=0, tt_mb=4)
-VARIANTS_OF_OPTIONS = [Options(tt_mb=4), PLAIN, Options(wpns=False, tt_mb=4), Options(heuristic=False, tt_mb=4),
+PLAIN = Options(wpns=False, epsilon=0.0, heuristic=0, brute_force=0, tt_mb=4)
+VARIANTS_OF_OPTIONS = [Options(tt_mb=4), PLAIN, Options(wpns=False, tt_mb=4), Options(heuristic=0, tt_mb=4),
                        Options(epsilon=0.0, brute_force=0, tt_mb=4), Options(tt_mb=0.001)]
 
 
@@ -32,7 +32,8 @@ def test_golden_values(case):
 @pytest.mark.slow
 @pytest.mark.parametrize("case", GOLDEN["slow_games"], ids=lambda c: c["game"])
 def test_golden_values_slow(case):
-    assert solve(MnkState(case["game"]), Options(tt_mb=512), with_moves=False).value == case["value"]
+    options = Options(tt_mb=512, heuristic=case.get("heuristic", Options.heuristic))
+    assert solve(MnkState(case["game"]), options, with_moves=False).value == case["value"]
 
 
 @pytest.mark.parametrize("name", ["mnk:3,3,3", "mnk-misere:3,3,3", "mnk-notakto:3,3,3", "mnk:3,4,3", "mnk-misere:4,3,3", "mnk-notakto:2,5,2"])

@@ -72,7 +72,7 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tt-mb", type=float, default=128.0, help="transposition table memory in MiB (default 128)")
     parser.add_argument("--no-wpns", action="store_true", help="plain proof numbers instead of weak proof numbers")
     parser.add_argument("--epsilon", type=float, default=0.25, help="the 1+ε threshold trick (0 turns it off; default 0.25)")
-    parser.add_argument("--no-heuristic", action="store_true", help="initialise fresh nodes to (1, 1)")
+    parser.add_argument("--heuristic", type=int, default=16, metavar="W", help="fresh nodes start at 1 + W × threat count (0 turns it off; default 16)")
     parser.add_argument("--brute-force", type=int, default=5, metavar="N", help="plain minimax at ≤ N empty squares (0 turns it off; default 5)")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
@@ -87,9 +87,9 @@ def game_from_args(args: argparse.Namespace) -> MnkGame:
 def options_from_args(args: argparse.Namespace) -> Options:
     from gameproof.search.dfpn import Options
 
-    if args.tt_mb <= 0 or args.epsilon < 0 or args.brute_force < 0:
-        raise BadInput("--tt-mb must be positive; --epsilon and --brute-force must not be negative")
-    return Options(wpns=not args.no_wpns, epsilon=args.epsilon, heuristic=not args.no_heuristic,
+    if args.tt_mb <= 0 or args.epsilon < 0 or args.brute_force < 0 or args.heuristic < 0:
+        raise BadInput("--tt-mb must be positive; --epsilon, --heuristic and --brute-force must not be negative")
+    return Options(wpns=not args.no_wpns, epsilon=args.epsilon, heuristic=args.heuristic,
                    brute_force=args.brute_force, tt_mb=args.tt_mb)
 
 

@@ -39,7 +39,8 @@ class Kernels(NamedTuple):
 
     mover(s) -> 0/1; remaining(s, g) -> empty squares left (bounds the depth); moves(s, g, out) -> n,
     writing legal moves; play(s, g, move) -> CONTINUE/MOVER_WINS/MOVER_LOSES/DRAW; undo(s, g, move);
-    key(s, g) -> uint64 canonical key; estimate(s, g, attacker) -> (pn, dn) for a fresh node.
+    key(s, g) -> uint64 canonical key; estimate(s, g, attacker) -> (threats against the attacker,
+    threats against the defender), counts that make a fresh node 1 + weight × count.
     """
 
     mover: Callable
@@ -57,7 +58,7 @@ class Options:
 
     wpns: bool = True
     epsilon: float = 0.25
-    heuristic: bool = True
+    heuristic: int = 16  # weight of the game's threat counts in a fresh node's numbers; 0 = off
     brute_force: int = 5
     tt_mb: float = 128.0
 
@@ -135,10 +136,9 @@ def _mid(K_mover, K_remaining, K_moves, K_play, K_undo, K_key, K_estimate, s, g,
             else:
                 solved = False
                 good = False
-                if cfg[_HEURISTIC] != 0:
-                    pn, dn = K_estimate(s, g, attacker)
-                else:
-                    pn, dn = np.int64(1), np.int64(1)
+                against_attacker, against_defender = K_estimate(s, g, attacker)
+                pn = 1 + cfg[_HEURISTIC] * against_attacker
+                dn = 1 + cfg[_HEURISTIC] * against_defender
                 phi, delta = (dn, pn) if is_or else (pn, dn)
         K_undo(s, g, move)
         if solved:
