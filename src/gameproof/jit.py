@@ -79,14 +79,14 @@ def source_fingerprint(modules: Iterable[ModuleType]) -> str:
     return digest.hexdigest()
 
 
-def cached_kernel(depends_on: Iterable[ModuleType]) -> Callable:
+def cached_kernel(depends_on: Iterable[ModuleType], parallel: bool = False) -> Callable:
     """Decorator: ``numba.njit(cache=True)`` with the cache invalidated when any module in `depends_on`
     changes (for kernels built on :func:`compile_rules`). Compiled on first call: public wrappers
     pass explicitly typed arguments (np.uint64, np.int64, bool)."""
     fingerprint = source_fingerprint(depends_on)
 
     def decorate(function: Callable) -> Callable:
-        dispatcher = numba.njit(cache=True)(function)
+        dispatcher = numba.njit(cache=True, parallel=parallel)(function)
         if not numba.config.DISABLE_JIT:
             dispatcher._cache = _FingerprintedCache(function, fingerprint)
         return dispatcher

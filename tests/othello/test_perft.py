@@ -56,3 +56,21 @@ def test_bad_arguments():
         perft(0, 0, 1, "chess")
     with pytest.raises(ValueError, match="depth"):
         perft(0, 0, -1)
+
+
+@pytest.mark.parametrize("convention", ["edax", "bik", "nopass"])
+def test_threaded_perft_matches_the_single_thread_count(convention):
+    start = Position.start()
+    for depth in (3, 5, 9, 10):
+        single = perft(start.player, start.opponent, depth, convention)
+        assert perft(start.player, start.opponent, depth, convention, threads=2) == single
+
+
+def test_threaded_perft_splits_through_passes_and_finished_games():
+    # White must pass here; two plies later the game can end. Every convention must agree per thread count.
+    board = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO--"
+    position = Position(board, "white")
+    for convention in ("edax", "bik", "nopass"):
+        for depth in (5, 6):
+            single = perft(position.player, position.opponent, depth, convention)
+            assert perft(position.player, position.opponent, depth, convention, threads=2) == single

@@ -30,6 +30,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "bik: finished games are leaves; nopass: a pass is not a ply",
     )
     perft.add_argument("--divide", action="store_true", help="also print the count below each first move")
+    perft.add_argument("--threads", type=int, default=1, help="count subtrees in parallel (default 1)")
     perft.add_argument("--json", action="store_true", help="print one JSON object")
     perft.set_defaults(handler=run_perft)
 
@@ -109,19 +110,22 @@ def run_perft(args: argparse.Namespace) -> int:
 
     if not 0 <= args.depth <= 60:
         raise BadInput(f"depth must be between 0 and 60, got {args.depth}")
+    if args.threads < 1:
+        raise BadInput(f"--threads must be at least 1, got {args.threads}")
     start = Position.start()
-    perft(start.player, start.opponent, 1)  # load the compiled kernel before timing
+    perft(start.player, start.opponent, 6, threads=args.threads)  # load the compiled kernels before timing
     began = time.perf_counter()
     divide = None
     if args.divide or (args.depth >= 11 and not args.json and sys.stderr.isatty()):
-        divide = _divide_with_progress(start, args.depth, args.convention, quiet=args.json)
+        divide = _divide_with_progress(start, args.depth, args.convention, args.threads, quiet=args.json)
         nodes = sum(divide.values())
     else:
-        nodes = perft(start.player, start.opponent, args.depth, args.convention)
+        nodes = perft(start.player, start.opponent, args.depth, args.convention, args.threads)
     seconds = time.perf_counter() - began
     result = {
         "depth": args.depth,
         "convention": args.convention,
+        "threads": args.threads,
         "nodes": nodes,
         "seconds": round(seconds, 6),
         "leaves_per_second": round(nodes / seconds) if seconds > 0 else None,
@@ -140,7 +144,7 @@ def run_perft(args: argparse.Namespace) -> int:
     return 0
 
 
-def _divide_with_progress(start, depth: int, convention: str, quiet: bool) -> dict[str, int]:
+def _divide_with_progress(start, depth: int, convention: str, threads: int, quiet: bool) -> dict[str, int]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from gameproof.games.othello.perft import perft_divide
@@ -148,7 +152,7 @@ def _divide_with_progress(start, depth: int, convention: str, quiet: bool) -> di
     columns = (TextColumn("perft {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=progress_console(), transient=True, disable=quiet) as progress:
         task = progress.add_task(str(depth), total=len(start.legal_moves()))
-        return perft_divide(start, depth, convention, on_move=lambda move, count: progress.advance(task))
+        return perft_divide(start, depth, convention, lambda move, count: progress.advance(task), threads)
 
 
 def _position_from_args(args: argparse.Namespace):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numba
 import numpy as np
 from numba import uint64
 
@@ -44,20 +45,69 @@ def _perft(player, opponent, depth, count_finished, pass_is_ply):
     return total
 
 
-def perft(player: int, opponent: int, depth: int, convention: str = "edax") -> int:
-    """Number of move paths of `depth` plies from the position (player to move), per `convention`."""
+@cached_kernel(depends_on=(rules, kernels), parallel=True)
+def _perft_each(players, opponents, depth, count_finished, pass_is_ply):
+    total = uint64(0)
+    for i in numba.prange(players.size):
+        total += _perft(players[i], opponents[i], depth, count_finished, pass_is_ply)
+    return total
+
+
+SPLIT_PLIES = 4  # a threaded perft hands out the subtrees below this many plies (hundreds of them)
+
+
+def perft(player: int, opponent: int, depth: int, convention: str = "edax", threads: int = 1) -> int:
+    """Number of move paths of `depth` plies from the position (player to move), per `convention`.
+
+    With `threads` > 1 the subtrees below the first plies are counted in parallel.
+    """
     if convention not in CONVENTIONS:
         raise ValueError(f"unknown perft convention {convention!r}; choose from {', '.join(CONVENTIONS)}")
     if depth < 0:
         raise ValueError("perft depth must be >= 0")
+    if threads < 1:
+        raise ValueError("perft needs at least one thread")
     if depth == 0:
         return 1
     count_finished, pass_is_ply = CONVENTIONS[convention]
-    return int(_perft(np.uint64(player), np.uint64(opponent), np.int64(depth), count_finished, pass_is_ply))
+    if threads == 1 or depth <= SPLIT_PLIES:
+        return int(_perft(np.uint64(player), np.uint64(opponent), np.int64(depth), count_finished, pass_is_ply))
+    frontier: list[tuple[int, int]] = []
+    counted = _split(player, opponent, SPLIT_PLIES, count_finished, pass_is_ply, frontier)
+    players = np.array([p for p, _ in frontier], dtype=np.uint64)
+    opponents = np.array([o for _, o in frontier], dtype=np.uint64)
+    previous = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        below = _perft_each(players, opponents, np.int64(depth - SPLIT_PLIES), count_finished, pass_is_ply)
+    finally:
+        numba.set_num_threads(previous)
+    return counted + int(below)
+
+
+def _split(player: int, opponent: int, plies: int, count_finished: bool, pass_is_ply: bool,
+           frontier: list[tuple[int, int]]) -> int:
+    """Collect the positions `plies` plies down into `frontier`, following the convention exactly as
+    `_perft` does; returns the paths already counted on the way (games that ended early)."""
+    if plies == 0:
+        frontier.append((player, opponent))
+        return 0
+    moves = rules.legal_moves(player, opponent)
+    if moves == 0:
+        if rules.legal_moves(opponent, player) == 0:
+            return int(count_finished)
+        return _split(opponent, player, plies - 1 if pass_is_ply else plies, count_finished, pass_is_ply, frontier)
+    counted = 0
+    for square in range(64):
+        if moves >> square & 1:
+            after = rules.after_move(player, opponent, 1 << square)
+            counted += _split(*after, plies - 1, count_finished, pass_is_ply, frontier)
+    return counted
 
 
 def perft_divide(
-    position: Position, depth: int, convention: str = "edax", on_move: Callable[[str, int], None] | None = None
+    position: Position, depth: int, convention: str = "edax", on_move: Callable[[str, int], None] | None = None,
+    threads: int = 1,
 ) -> dict[str, int]:
     """Perft split by the first move: {move name: paths below it}; `on_move` is called after each one."""
     if depth < 1:
@@ -66,7 +116,7 @@ def perft_divide(
     for move in position.legal_moves():
         position.play(move)
         remaining = depth if move == PASS and convention == "nopass" else depth - 1
-        counts[square_name(move)] = perft(position.player, position.opponent, remaining, convention)
+        counts[square_name(move)] = perft(position.player, position.opponent, remaining, convention, threads)
         position.undo()
         if on_move is not None:
             on_move(square_name(move), counts[square_name(move)])
