@@ -3,6 +3,7 @@
 
     python bench/bench_reach.py                         # our encodings: sizes at 42 plies, a solve ladder
     python bench/bench_reach.py --z3-plies 2 4 6 8 10   # also the z3 route at those ply counts
+    python bench/bench_reach.py --wanted 20 22 24 --encodings direct --rules strict --solver kissat404 --no-sizes
 """
 
 from __future__ import annotations
@@ -121,12 +122,39 @@ def main() -> None:
     parser.add_argument("--wanted", type=int, nargs="+", default=[10, 16, 18, 20])
     parser.add_argument("--plies", type=int, default=None, help="ply bound for the solve ladder (default 60-N+2)")
     parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--solver", default="cadical195", help="SAT backend for the ladder (e.g. kissat404)")
+    parser.add_argument("--encodings", nargs="+", default=["direct", "generic"], choices=["direct", "generic"])
+    parser.add_argument("--rules", nargs="+", default=["strict", "relaxed"], choices=["strict", "relaxed"])
+    parser.add_argument("--no-sizes", action="store_true", help="skip the 42-ply size table")
     args = parser.parse_args()
     if args.z3_one is not None:
         print(json.dumps(z3_cnf_size(args.z3_one, 33)))
         return
-    console = Console()
+    console = Console(width=220)
 
+    if not args.no_sizes:
+        console.print(size_table())
+    if args.z3_plies:
+        console.print(z3_table(args.z3_plies, args.z3_timeout))
+
+    ladder = Table(title=f"Solving ({args.solver}, timeout {args.timeout:.0f} s per row)")
+    for column in ("N", "encoding", "rules", "plies", "status", "variables", "clauses", "encode s", "solve s", "record"):
+        ladder.add_column(column, justify="right")
+    for wanted in args.wanted:
+        for encoding in args.encodings:
+            for rule_set in args.rules:
+                result = solve_reach(wanted, args.plies, rule_set, encoding, solver=args.solver, seconds=args.timeout)
+                record = result.witness.record if result.witness else ""
+                ladder.add_row(str(wanted), encoding, rule_set, str(result.plies), result.status,
+                               f"{result.variables:,}", f"{result.clauses:,}", f"{result.encode_seconds:.2f}",
+                               f"{result.solve_seconds:.1f}", record)
+                console.print(f"N={wanted} {encoding} {rule_set}: {result.status} in {result.solve_seconds:.1f} s "
+                              f"at {result.plies} plies {record}",
+                              style="dim")
+    console.print(ladder)
+
+
+def size_table() -> Table:
     sizes = Table(title="Formula size at 42 plies, N = 33 (the 2020 study's instance)")
     for column in ("encoding", "rules", "variables", "clauses", "build s"):
         sizes.add_column(column, justify="right")
@@ -136,24 +164,7 @@ def main() -> None:
             cnf, _ = encode(33, 42, rule_set, encoding)
             sizes.add_row(encoding, rule_set, f"{cnf.num_vars:,}", f"{cnf.num_clauses:,}",
                           f"{time.perf_counter() - began:.2f}")
-    console.print(sizes)
-    if args.z3_plies:
-        console.print(z3_table(args.z3_plies, args.z3_timeout))
-
-    ladder = Table(title=f"Solving (cadical195, timeout {args.timeout:.0f} s per row)")
-    for column in ("N", "encoding", "rules", "plies", "status", "variables", "clauses", "encode s", "solve s", "record"):
-        ladder.add_column(column, justify="right")
-    for wanted in args.wanted:
-        for encoding in ("direct", "generic"):
-            for rule_set in ("strict", "relaxed"):
-                result = solve_reach(wanted, args.plies, rule_set, encoding, seconds=args.timeout)
-                record = result.witness.record if result.witness else ""
-                ladder.add_row(str(wanted), encoding, rule_set, str(result.plies), result.status,
-                               f"{result.variables:,}", f"{result.clauses:,}", f"{result.encode_seconds:.2f}",
-                               f"{result.solve_seconds:.1f}", record)
-                console.print(ladder.rows[-1] and f"N={wanted} {encoding} {rule_set}: {result.status} "
-                              f"in {result.solve_seconds:.1f} s", style="dim")
-    console.print(ladder)
+    return sizes
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from gameproof.cli import main
 from gameproof.errors import BadInput
 from gameproof.games.othello import rules
 from gameproof.games.othello.notation import PASS, tokenize_record
-from gameproof.games.othello.reach import default_plies, replay, solve_reach, solve_reachable
+from gameproof.games.othello.reach import default_plies, replay, short_plies, solve_reach, solve_reachable
 from gameproof.logic.drat import find_checker
 
 
@@ -31,7 +31,8 @@ def most_legal_moves_within(plies: int) -> int:
 
 
 @pytest.mark.parametrize(
-    ("plies", "encoding"), [(2, "direct"), (4, "direct"), (6, "direct"), (2, "generic"), (4, "generic")]
+    ("plies", "encoding"),
+    [(2, "direct"), (3, "direct"), (4, "direct"), (5, "direct"), (6, "direct"), (2, "generic"), (4, "generic")],
 )
 def test_sat_frontier_matches_brute_force(plies, encoding):
     best = most_legal_moves_within(plies)
@@ -55,6 +56,23 @@ def test_witnesses_replay_to_enough_legal_moves(wanted):
     assert again.legal_move_count >= wanted and again.strict
 
 
+def test_the_start_position_counts_as_reached_after_zero_plies():
+    assert solve_reach(4, plies=0).status == "sat"
+    assert solve_reach(5, plies=0).status == "unsat"
+    assert solve_reach(4, plies=3).witness.legal_move_count >= 4
+
+
+def test_constant_folding_leaves_no_variables_for_the_forced_opening():
+    from gameproof.games.othello.reach_direct import encode_direct
+
+    # One ply: the forced f5 leaves a known position (3 moves for white), so nothing is left to choose.
+    one = encode_direct(5, 1).cnf
+    assert one.num_vars == 1  # just the constant
+    assert encode_direct(5, 1).moves[0][37] == 1
+    # Squares no disc can reach cost nothing: far fewer variables than 64 per board per ply.
+    assert encode_direct(10, 2).cnf.num_vars < 2 * 64
+
+
 def test_sixteen_moves_within_six_plies_is_unsat():
     assert solve_reach(16, plies=6).status == "unsat"
 
@@ -74,6 +92,19 @@ def test_replay_marks_unforced_passes_and_rejects_illegal_moves():
 
 def test_default_ply_bound():
     assert default_plies(33) == 29 and default_plies(60) == 2
+    assert short_plies(16) == 20 and short_plies(33) == 29
+
+
+def test_without_a_bound_short_games_are_tried_first(monkeypatch):
+    found = solve_reach(16)
+    assert found.status == "sat" and found.plies == short_plies(16) and len(found.witness.moves) <= 20
+    # A short stage that is unsat (16 moves within 6 plies) hands over to the full bound.
+    from gameproof.games.othello import reach
+
+    monkeypatch.setattr(reach, "SHORT_EXTRA_PLIES", -10)
+    found = solve_reach(16)
+    assert found.status == "sat" and found.plies == default_plies(16)
+    assert found.notes and "within 6 plies: unsat" in found.notes[0]
 
 
 @pytest.mark.parametrize(
@@ -128,6 +159,12 @@ def test_positions_from_real_games_are_reachable_with_either_side_to_move_checke
     assert solve_reachable(black, white, black_to_move).status == "reachable"
     # The same discs with the other side to move need a pass that cannot happen here.
     assert solve_reachable(black, white, not black_to_move).status == "unreachable"
+
+
+@pytest.mark.parametrize("record", ["d3c3", "c4e3f6", "e6f4"])
+def test_positions_after_other_openings_are_reachable(record):
+    # The f5 symmetry breaking applies to the legal-move question only, never to an exact position.
+    assert solve_reachable(*_final(record)).status == "reachable"
 
 
 def test_cheap_refutations():

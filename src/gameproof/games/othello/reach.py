@@ -6,6 +6,11 @@ reported. A ply bound is needed: a position with N legal moves has N empty squar
 (the 2020 study found at most two passes before the 18th disc). `plies` overrides the bound; the
 formula always covers every shorter game as well, so "unsat" means: not reachable within that many
 plies (moves and passes).
+
+Without `plies`, a witness is first looked for among short games (`short_plies`: N + 4 plies; at most
+600 s, or half the time limit), where the formula is small and solvers find one far faster; only if
+that stage is unsat or runs out of its time slice is the full bound solved. "unsat" is only ever
+answered by the full bound.
 """
 
 from __future__ import annotations
@@ -26,12 +31,27 @@ from gameproof.logic.harness import trace
 from gameproof.logic.solvers import DEFAULT_SOLVER, Progress, open_solver
 
 DEFAULT_PASSES = 2
+FINDING_SOLVER = "kissat404"  # several times faster here at finding games, but writes no DRAT proof
+
+
+def choose_solver(solver: str | None, proof: object) -> str:
+    """The solver to use: the one named, else Kissat, or CaDiCaL when a DRAT proof is wanted."""
+    if solver is not None:
+        return solver
+    return DEFAULT_SOLVER if proof is not None else FINDING_SOLVER
+SHORT_EXTRA_PLIES = 4
+SHORT_STAGE_SECONDS = 600.0
 ENCODINGS = ("direct", "generic")
 
 
 def default_plies(min_legal: int) -> int:
     """The ply bound used when none is given (see the module docstring)."""
     return max(60 - min_legal, 0) + DEFAULT_PASSES
+
+
+def short_plies(min_legal: int) -> int:
+    """The ply bound of the first, quick stage when no bound is given (never above `default_plies`)."""
+    return min(default_plies(min_legal), min_legal + SHORT_EXTRA_PLIES)
 
 
 @dataclass
@@ -146,7 +166,7 @@ def solve_reach(
     plies: int | None = None,
     rule_set: str = "strict",
     encoding: str = "direct",
-    solver: str = DEFAULT_SOLVER,
+    solver: str | None = None,
     seconds: float | None = None,
     dimacs: str | Path | None = None,
     proof: str | Path | None = None,
@@ -159,15 +179,38 @@ def solve_reach(
         raise BadInput(f"unknown rule set {rule_set!r}; choose from {', '.join(RULE_SETS)}")
     if encoding not in ENCODINGS:
         raise BadInput(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
+    staged = plies is None and dimacs is None
     plies = default_plies(min_legal) if plies is None else plies
     if not 0 <= plies <= 200:
         raise BadInput(f"plies must be between 0 and 200, got {plies}")
+    bounds = [short_plies(min_legal), plies] if staged and short_plies(min_legal) < plies else [plies]
+    began = time.perf_counter()
+    notes, encode_total, solve_total = [], 0.0, 0.0
+    for bound in bounds:
+        last = bound == bounds[-1]
+        left = None if seconds is None else max(seconds - (time.perf_counter() - began), 0.0)
+        budget = left if last else min(SHORT_STAGE_SECONDS, SHORT_STAGE_SECONDS if left is None else left / 2)
+        result = _solve_once(min_legal, bound, rule_set, encoding, solver, budget, dimacs,
+                             proof if last else None, progress)
+        encode_total += result.encode_seconds
+        solve_total += result.solve_seconds
+        if result.status == "sat" or last:
+            break
+        notes.append(f"within {bound} plies: {result.status} after {result.solve_seconds:.1f} s; "
+                     f"then the full bound of {plies} plies")
+    result.encode_seconds, result.solve_seconds = encode_total, solve_total
+    result.notes[:0] = notes
+    return result
+
+
+def _solve_once(min_legal: int, plies: int, rule_set: str, encoding: str, solver: str, seconds: float | None,
+                dimacs: str | Path | None, proof: str | Path | None, progress: Progress | None) -> ReachResult:
     began = time.perf_counter()
     cnf, decode = encode(min_legal, plies, rule_set, encoding)
     encode_seconds = time.perf_counter() - began
     if dimacs is not None:
         write_dimacs(cnf, dimacs)
-    with open_solver(solver, proof=proof is not None) as backend:
+    with open_solver(choose_solver(solver, proof), proof=proof is not None) as backend:
         backend.add(cnf)
         began = time.perf_counter()
         answer = backend.solve(seconds=seconds, progress=progress)
@@ -242,7 +285,7 @@ def solve_reachable(
     white: int,
     black_to_move: bool,
     max_passes: int | None = None,
-    solver: str = DEFAULT_SOLVER,
+    solver: str | None = None,
     seconds: float | None = None,
     proof: str | Path | None = None,
     progress: Progress | None = None,
@@ -280,7 +323,7 @@ def _reachable_within(final: FinalPosition, moves: int, passes: int, solver: str
     began = time.perf_counter()
     formula = encode_direct(0, plies, "strict", final)
     encode_seconds = time.perf_counter() - began
-    with open_solver(solver, proof=proof is not None) as backend:
+    with open_solver(choose_solver(solver, proof), proof=proof is not None) as backend:
         backend.add(formula.cnf)
         began = time.perf_counter()
         answer = backend.solve(seconds=seconds, progress=progress)

@@ -12,8 +12,14 @@ per-square boolean formulas built from chains along the eight directions:
   side's discs that ends just behind q;
 - a square flips when, for some direction, both hold.
 
-Symmetry breaking fixes the first move to f5 (the four openings are equivalent), and redundant
-clauses state that occupied squares stay occupied and that a square never holds two discs.
+Symmetry breaking fixes the first move to f5 (the four openings are equivalent; not with an exact
+final position), and redundant clauses state that occupied squares stay occupied, that a square never
+holds two discs, that two passes never follow each other, that at most 60 - N discs are placed, and
+that the game cannot stop at a ply whose position cannot have N legal moves.
+
+Constants are folded while building (the literal ``true`` and its negation): the start and the forced
+f5 make the first plies constant, squares no disc can reach yet and chains that cannot capture get no
+variables, and a gate with a single live input is that input.
 """
 
 from __future__ import annotations
@@ -129,10 +135,12 @@ class _Builder:
                 if ahead is None:
                     continue
                 tq, ma, further = theirs[q], mine[ahead], capture.get((ahead, d_index), false)
-                if tq == false or (ma == false and further == false):
-                    cap = false
-                elif tq == self.true and ma == false:
-                    cap = further
+                if tq == self.true:
+                    cap = self.or_([ma, further])
+                elif self.true in (ma, further):
+                    cap = tq
+                elif ma == false or further == false:
+                    cap = self.and_([tq, ma if further == false else further])
                 else:
                     cap = self.var()
                     self.clause(-cap, tq)
@@ -154,8 +162,8 @@ class _Builder:
             if s in CENTRE_SQUARES or not caps or self.true in (mine[s], theirs[s]):
                 legal.append(false)  # the centre is never empty
                 continue
-            if mine[s] == theirs[s] == false and self.true in caps:
-                legal.append(self.true)
+            if self.true in caps:
+                legal.append(self.and_([-mine[s], -theirs[s]]))
                 continue
             is_legal = self.var()
             self.clause(-is_legal, -mine[s])
@@ -177,12 +185,10 @@ class _Builder:
                 if behind is None or (q, d_index) not in capture:
                     continue
                 mb, tb, earlier = move[behind], theirs[behind], reach.get((behind, d_index), false)
-                if mb == false and (tb == false or earlier == false):
-                    r = false
-                elif mb == false and tb == self.true:
-                    r = earlier
-                elif mb == self.true:
-                    r = self.true
+                if mb == false or mb == self.true:
+                    r = mb if mb == self.true else self.and_([tb, earlier])
+                elif tb == false or earlier == false:
+                    r = mb
                 else:
                     r = self.var()
                     self.clause(-mb, r)
@@ -212,7 +218,9 @@ class _Builder:
                 # the start's 4 legal moves are enough). With `final`, every opening stays open.
                 playable = [lit if s == F5 else false for s, lit in enumerate(legal)]
                 pass_ = false
-            move = [false if lit == false else self.var() for lit in playable]
+            options = sum(lit != false for lit in playable) + (pass_ != false) + (stop != false)
+            # A choice with a single option is a constant (the forced f5, or a forced move later).
+            move = [false if lit == false else self.true if options == 1 else self.var() for lit in playable]
             self.exactly_one([*move, pass_, stop])
             for s in range(64):
                 self.clause(-move[s], legal[s])
