@@ -182,7 +182,8 @@ def position_summary(position) -> dict:
     from gameproof.games.othello.notation import format_hex_bitboard, square_name
 
     black, white = position.disc_counts()
-    moves = [square_name(s) for s in range(64) if position.legal_move_mask() >> s & 1]
+    mask = position.legal_move_mask()
+    moves = [square_name(s) for s in range(64) if mask >> s & 1]
     return {
         "to_move": position.color,
         "legal_move_count": len(moves),

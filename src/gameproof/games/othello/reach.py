@@ -203,34 +203,57 @@ def solve_reach(
     return result
 
 
-def _solve_once(min_legal: int, plies: int, rule_set: str, encoding: str, solver: str, seconds: float | None,
-                dimacs: str | Path | None, proof: str | Path | None, progress: Progress | None) -> ReachResult:
+def _solve_once(min_legal: int, plies: int, rule_set: str, encoding: str, solver: str | None,
+                seconds: float | None, dimacs: str | Path | None, proof: str | Path | None,
+                progress: Progress | None) -> ReachResult:
     began = time.perf_counter()
     cnf, decode = encode(min_legal, plies, rule_set, encoding)
     encode_seconds = time.perf_counter() - began
     if dimacs is not None:
         write_dimacs(cnf, dimacs)
+    solved = _solve_cnf(cnf, solver, seconds, proof, progress)
+    result = ReachResult(
+        {True: "sat", False: "unsat", None: "unknown"}[solved.answer], min_legal, plies, rule_set, encoding,
+        solved.solver, cnf.num_vars, cnf.num_clauses, encode_seconds, solved.seconds,
+        proof=solved.proof, proof_checked=solved.proof_checked,
+    )
+    if solved.answer:
+        result.witness = replay(decode(solved.model))
+        if result.witness.legal_move_count < min_legal:
+            raise AssertionError(f"witness {result.witness.record} replays to too few legal moves")
+        if rule_set == "relaxed" and not result.witness.strict:
+            result.notes.append("the witness passes while a move exists: legal only under relaxed rules")
+    return result
+
+
+@dataclass
+class _Solved:
+    """One solver run: the answer, the model when satisfiable, and the proof of a refutation."""
+
+    answer: bool | None
+    model: set[int]
+    solver: str
+    seconds: float
+    proof: str | None
+    proof_checked: bool | None
+
+
+def _solve_cnf(cnf: Cnf, solver: str | None, seconds: float | None, proof: str | Path | None,
+               progress: Progress | None) -> _Solved:
+    """Solve `cnf`; on a refutation with `proof`, write the DRAT proof and check it when a checker exists."""
     with open_solver(choose_solver(solver, proof), proof=proof is not None) as backend:
         backend.add(cnf)
         began = time.perf_counter()
         answer = backend.solve(seconds=seconds, progress=progress)
-        solve_seconds = time.perf_counter() - began
-        result = ReachResult(
-            {True: "sat", False: "unsat", None: "unknown"}[answer], min_legal, plies, rule_set, encoding,
-            backend.name, cnf.num_vars, cnf.num_clauses, encode_seconds, solve_seconds,
-        )
-        if answer:
-            result.witness = replay(decode(backend.model()))
-            if result.witness.legal_move_count < min_legal:
-                raise AssertionError(f"witness {result.witness.record} replays to too few legal moves")
-            if rule_set == "relaxed" and not result.witness.strict:
-                result.notes.append("the witness passes while a move exists: legal only under relaxed rules")
-        elif answer is False and proof is not None:
+        elapsed = time.perf_counter() - began
+        model = backend.model() if answer else set()
+        refuted_with_proof = answer is False and proof is not None
+        if refuted_with_proof:
             backend.write_proof(proof)
-            result.proof = str(proof)
-    if result.proof is not None:
-        result.proof_checked = check_drat(cnf, result.proof)
-    return result
+        name = backend.name
+    if not refuted_with_proof:
+        return _Solved(answer, model, name, elapsed, None, None)
+    return _Solved(answer, model, name, elapsed, str(proof), check_drat(cnf, proof))
 
 
 CENTRE = 0x0000_0018_1800_0000  # d4, e4, d5, e5
@@ -305,10 +328,12 @@ def solve_reachable(
         return ReachableResult("unreachable", "some disc is not connected to the centre; every move is adjacent to a disc")
     moves = rules.popcount(occupied) - 4
     full = moves + 1 if max_passes is None else max_passes
-    # A game without passes is found fastest; only a refutation needs the full pass budget.
-    for passes in sorted({0, full}):
-        final = FinalPosition(black, white, black_to_move)
-        attempt = _reachable_within(final, moves, passes, solver, seconds, proof, progress)
+    # A game without passes is found fastest; only a refutation needs the full pass budget (and its proof).
+    final = FinalPosition(black, white, black_to_move)
+    budgets = sorted({0, full})
+    for passes in budgets:
+        last = passes == budgets[-1]
+        attempt = _reachable_within(final, moves, passes, solver, seconds, proof if last else None, progress)
         if attempt.status != "unreachable":
             break
     if attempt.status == "unreachable":
@@ -317,28 +342,21 @@ def solve_reachable(
     return attempt
 
 
-def _reachable_within(final: FinalPosition, moves: int, passes: int, solver: str, seconds: float | None,
+def _reachable_within(final: FinalPosition, moves: int, passes: int, solver: str | None, seconds: float | None,
                       proof: str | Path | None, progress: Progress | None) -> ReachableResult:
     plies = moves + passes
     began = time.perf_counter()
     formula = encode_direct(0, plies, "strict", final)
     encode_seconds = time.perf_counter() - began
-    with open_solver(choose_solver(solver, proof), proof=proof is not None) as backend:
-        backend.add(formula.cnf)
-        began = time.perf_counter()
-        answer = backend.solve(seconds=seconds, progress=progress)
-        sizes = dict(plies=plies, variables=formula.cnf.num_vars, clauses=formula.cnf.num_clauses,
-                     encode_seconds=encode_seconds, solve_seconds=time.perf_counter() - began)
-        if answer is None:
-            return ReachableResult("unknown", "the time limit ran out", **sizes)
-        if answer is False:
-            result = ReachableResult("unreachable", f"no game of {plies} plies ends here", **sizes)
-            if proof is not None:
-                backend.write_proof(proof)
-                result.proof = str(proof)
-                result.proof_checked = check_drat(formula.cnf, proof)
-            return result
-        witness = replay(decode_moves(formula, backend.model()))
+    solved = _solve_cnf(formula.cnf, solver, seconds, proof, progress)
+    sizes = dict(plies=plies, variables=formula.cnf.num_vars, clauses=formula.cnf.num_clauses,
+                 encode_seconds=encode_seconds, solve_seconds=solved.seconds)
+    if solved.answer is None:
+        return ReachableResult("unknown", "the time limit ran out", **sizes)
+    if solved.answer is False:
+        return ReachableResult("unreachable", f"no game of {plies} plies ends here", proof=solved.proof,
+                               proof_checked=solved.proof_checked, **sizes)
+    witness = replay(decode_moves(formula, solved.model))
     black, white = final.black, final.white
     if (witness.player, witness.opponent) != ((black, white) if final.black_to_move else (white, black)) or (
         witness.black_to_move != final.black_to_move
