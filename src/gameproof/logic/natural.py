@@ -196,28 +196,27 @@ def all_(function: Callable[[Iterable[object]], Any], iterable: Iterable[object]
     """``all(iterable)``, folding symbolic elements with ``&`` (stops at the first concrete false one)."""
     if function is not builtins.all:
         return function(iterable)
-    lits = []
-    for item in iterable:
-        cond = truth(item)
-        if cond is False:
-            return False
-        if cond is not True:
-            lits.append(cond)
-    return _fold(lits, "and_all") if lits else True
+    return _quantify(iterable, decisive=False, fold="and_all")
 
 
 def any_(function: Callable[[Iterable[object]], Any], iterable: Iterable[object]) -> Any:
     """``any(iterable)``, folding symbolic elements with ``|`` (stops at the first concrete true one)."""
     if function is not builtins.any:
         return function(iterable)
+    return _quantify(iterable, decisive=True, fold="or_all")
+
+
+def _quantify(iterable: Iterable[object], decisive: bool, fold: str) -> Any:
+    """all (decisive False) or any (decisive True): a concrete `decisive` element settles it at once;
+    symbolic elements are folded with the circuit's `fold`; with none left, the answer is `not decisive`."""
     lits = []
     for item in iterable:
         cond = truth(item)
-        if cond is True:
-            return True
-        if cond is not False:
+        if cond is decisive:
+            return decisive
+        if cond is not (not decisive):
             lits.append(cond)
-    return _fold(lits, "or_all") if lits else False
+    return _fold(lits, fold) if lits else not decisive
 
 
 def extreme(function: Callable[..., Any], *args: Any) -> Any:
