@@ -9,6 +9,7 @@ import pytest
 
 from gameproof.cli import main
 from gameproof.logic.dimacs import read_dimacs
+from gameproof.logic.drat import read_drat
 from gameproof.logic.solvers import open_solver
 
 FACTOR = Path(__file__).resolve().parents[2] / "examples" / "factor.py"
@@ -55,8 +56,8 @@ def test_dimacs_export_reads_back_and_agrees(tmp_path, capsys):
     with open_solver() as sat:
         sat.add(cnf)
         assert sat.solve() is False
-    proof = (tmp_path / "identities.drat").read_text().splitlines()
-    assert proof and proof[-1].strip() == "0"
+    proof = list(read_drat(tmp_path / "identities.drat"))
+    assert proof and proof[-1] == (False, [])  # ends with the empty clause
     code, _ = run_json(capsys, f"{FACTOR}::factor", "--dimacs", str(cnf_path))
     with open_solver() as sat:
         sat.add(read_dimacs(cnf_path))

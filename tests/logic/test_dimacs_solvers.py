@@ -5,6 +5,7 @@ import os
 import stat
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from pysat.examples.genhard import PHP
@@ -13,6 +14,7 @@ from gameproof.errors import BadInput
 from gameproof.logic import any_uint, verify
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import DimacsError, read_dimacs, write_dimacs
+from gameproof.logic.drat import read_drat
 from gameproof.logic.harness import trace
 from gameproof.logic.solvers import open_solver, pysat_backends, resolve
 
@@ -151,7 +153,7 @@ def test_external_solver_on_path(tmp_path, monkeypatch):
         assert sat.solve([-2]) is False
 
 
-def rup_check(cnf: Cnf, proof_lines: list[str]) -> bool:
+def rup_check(cnf: Cnf, proof: Path) -> bool:
     """A tiny DRUP checker: every added lemma must follow by unit propagation; the last is empty."""
     clauses = [list(c) for c in cnf.clauses()]
 
@@ -171,10 +173,9 @@ def rup_check(cnf: Cnf, proof_lines: list[str]) -> bool:
         return False
 
     lemma: list[int] = []
-    for line in proof_lines:
-        if line.startswith("d"):
+    for deletion, lemma in read_drat(proof):
+        if deletion:
             continue
-        lemma = [int(tok) for tok in line.split()[:-1]]
         if not propagates_to_conflict({-lit for lit in lemma}):
             return False
         clauses.append(lemma)
@@ -197,9 +198,17 @@ def test_drat_proof_of_a_verified_harness_checks(tmp_path):
         prover.add(cnf)
         assert prover.solve() is False
         prover.write_proof(tmp_path / "p.drat")
-    lines = (tmp_path / "p.drat").read_text().splitlines()
-    assert lines and rup_check(cnf, lines)
-    assert not rup_check(cnf, ["0"])  # the checker can reject: unit propagation alone finds no conflict
+    assert list(read_drat(tmp_path / "p.drat")) and rup_check(cnf, tmp_path / "p.drat")
+    (tmp_path / "empty.drat").write_text("0\n")
+    assert not rup_check(cnf, tmp_path / "empty.drat")  # unit propagation alone finds no conflict
+
+
+def test_text_and_binary_drat_read_alike(tmp_path):
+    (tmp_path / "text.drat").write_text("1 -2 0\nd 3 0\n-130 0\n0\n")
+    # 'a', 2*1, 2*2+1, 0 / 'd', 2*3, 0 / 'a', 2*130+1 = 261 as two 7-bit groups, 0 / 'a', 0
+    (tmp_path / "binary.drat").write_bytes(b"a\x02\x05\x00d\x06\x00a\x85\x02\x00a\x00")
+    steps = [(False, [1, -2]), (True, [3]), (False, [-130]), (False, [])]
+    assert list(read_drat(tmp_path / "text.drat")) == steps == list(read_drat(tmp_path / "binary.drat"))
 
 
 def test_backends_without_proofs_say_so():

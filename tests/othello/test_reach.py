@@ -12,21 +12,25 @@ from gameproof.games.othello.reach import default_plies, replay, short_plies, so
 from gameproof.logic.drat import find_checker
 
 
-def most_legal_moves_within(plies: int) -> int:
-    """Brute force: the largest legal-move count over every position reachable within `plies` plies."""
+def _turn(player: int, opponent: int) -> tuple[int, int]:
+    """The same board from the side that moves next: the other side when this one must pass."""
+    return (opponent, player) if rules.legal_moves(player, opponent) == 0 else (player, opponent)
+
+
+def most_legal_moves_within(moves: int) -> int:
+    """Brute force: the largest legal-move count over every position reachable within `moves` moves
+    (with any passes in between)."""
     frontier = {(rules.START_BLACK, rules.START_WHITE)}
     best = 4
-    for _ in range(plies):
+    for _ in range(moves):
         following = set()
-        for player, opponent in frontier:
-            moves = rules.legal_moves(player, opponent)
-            if moves == 0:
-                following.add((opponent, player))
+        for player, opponent in map(lambda board: _turn(*board), frontier):
+            legal = rules.legal_moves(player, opponent)
             for square in range(64):
-                if moves >> square & 1:
+                if legal >> square & 1:
                     following.add(rules.after_move(player, opponent, 1 << square))
         frontier = following
-        best = max(best, *(rules.popcount(rules.legal_moves(p, o)) for p, o in frontier))
+        best = max(best, *(rules.popcount(rules.legal_moves(*_turn(p, o))) for p, o in frontier))
     return best
 
 
@@ -69,8 +73,11 @@ def test_constant_folding_leaves_no_variables_for_the_forced_opening():
     one = encode_direct(5, 1).cnf
     assert one.num_vars == 1  # just the constant
     assert encode_direct(5, 1).moves[0][37] == 1
-    # Squares no disc can reach cost nothing: far fewer variables than 64 per board per ply.
-    assert encode_direct(10, 2).cnf.num_vars < 2 * 64
+    # Squares no disc can reach cost nothing, nor does the turn while a legal move is certain: far
+    # fewer variables than one capture chain per square and direction (8 x 64) for each of 3 positions.
+    two = encode_direct(10, 2)
+    assert two.passes == [-1, -1]
+    assert two.cnf.num_vars < 8 * 64
 
 
 def test_sixteen_moves_within_six_plies_is_unsat():
@@ -91,8 +98,8 @@ def test_replay_marks_unforced_passes_and_rejects_illegal_moves():
 
 
 def test_default_ply_bound():
-    assert default_plies(33) == 29 and default_plies(60) == 2
-    assert short_plies(16) == 20 and short_plies(33) == 29
+    assert default_plies(33) == 27 and default_plies(60) == 0
+    assert short_plies(16) == 20 and short_plies(33) == 27
 
 
 def test_without_a_bound_short_games_are_tried_first(monkeypatch):
@@ -159,6 +166,50 @@ def test_positions_from_real_games_are_reachable_with_either_side_to_move_checke
     assert solve_reachable(black, white, black_to_move).status == "reachable"
     # The same discs with the other side to move need a pass that cannot happen here.
     assert solve_reachable(black, white, not black_to_move).status == "unreachable"
+
+
+# The earliest pass (found by SAT, and no pass within 8 moves): after 8 moves black has no legal move.
+PASSING_GAME = "f5f6f7g7d3f8h8h6paf4"
+
+
+def test_positions_reached_through_a_pass_are_reachable():
+    assert replay(tokenize_record(PASSING_GAME)).strict
+    result = solve_reachable(*_final(PASSING_GAME))
+    assert result.status == "reachable" and result.plies == 9  # moves; the pass costs none
+    assert (replay(tokenize_record(result.witness.record)).player, result.witness.black_to_move) == (
+        replay(tokenize_record(PASSING_GAME)).player, _final(PASSING_GAME)[2])
+
+
+@pytest.mark.parametrize("record", [PASSING_GAME[:16], PASSING_GAME[:18]])
+def test_a_side_without_moves_has_the_turn_before_and_after_its_pass(record):
+    # After h6 black has no move: "black to move" and, once black passes, "white to move" are both reached.
+    result = solve_reachable(*_final(record))
+    assert result.status == "reachable"
+    assert replay(tokenize_record(result.witness.record)).black_to_move == _final(record)[2]
+
+
+def test_without_passes_the_same_moves_give_a_different_turn():
+    # 8 moves without a pass leave black to move; the same discs with white to move need black to be stuck.
+    black, white, _ = _final("f5d6c3d3c4f4c5b3")
+    assert solve_reachable(black, white, False).status == "unreachable"
+
+
+def test_a_pass_within_eight_moves_is_impossible():
+    from gameproof.games.othello.reach import decode_moves
+    from gameproof.games.othello.reach_direct import encode_direct
+    from gameproof.logic.solvers import open_solver
+
+    for moves, possible in ((8, False), (9, True)):
+        formula = encode_direct(0, moves)
+        formula.cnf.add_clause([lit for lit in formula.passes if abs(lit) != 1] or [-1])
+        for stop in formula.stops:
+            formula.cnf.add_clause([-stop])
+        with open_solver("cadical195") as solver:
+            solver.add(formula.cnf)
+            assert solver.solve() is possible
+            if possible:
+                game = replay(decode_moves(formula, solver.model()))
+                assert PASS in game.moves and game.strict
 
 
 @pytest.mark.parametrize("record", ["d3c3", "c4e3f6", "e6f4"])

@@ -50,13 +50,15 @@ def register(commands: argparse._SubParsersAction) -> None:
         "reach",
         help="is a position with at least N legal moves reachable? (SAT)",
         description="Ask a SAT solver whether a position with at least N legal moves is reachable from the "
-        "start within P plies. A witness is replayed on the concrete engine before it is printed. "
+        "start within P moves (passes in between are free in the direct encoding). A witness is replayed on the concrete engine before it is printed. "
         "Exit 0 sat, 1 unsat, 3 unknown (time limit).",
     )
     reach.add_argument("--legal-moves", type=int, required=True, metavar="N")
     reach.add_argument("--rules", choices=("strict", "relaxed"), default="strict",
                        help="strict: real Othello (pass only when no move); relaxed: passes allowed anytime")
-    reach.add_argument("--plies", type=int, metavar="P", help="ply bound (default: 60 - N + 2)")
+    reach.add_argument("--plies", type=int, metavar="P",
+                       help="bound on moves played (default: 60 - N, complete: N legal moves need N empty "
+                       "squares); the generic encoding counts passes as plies too")
     reach.add_argument("--encoding", choices=("direct", "generic"), default="direct",
                        help="direct: per-square formulas built for the solver; generic: the engine's own "
                        "rule functions traced into a circuit")
@@ -72,8 +74,6 @@ def register(commands: argparse._SubParsersAction) -> None:
         "Exit 0 reachable, 1 unreachable, 3 unknown.",
     )
     _add_position_arguments(reachable)
-    reachable.add_argument("--max-passes", type=int, metavar="K",
-                           help="passes allowed (default: moves + 1, which makes a refutation complete)")
     _add_solver_arguments(reachable)
     reachable.set_defaults(handler=run_reachable, record=None)
 
@@ -262,11 +262,9 @@ def run_reachable(args: argparse.Namespace) -> int:
     from gameproof.games.othello.reach import solve_reachable
 
     position = _position_from_args(args)
-    if args.max_passes is not None and args.max_passes < 0:
-        raise BadInput("--max-passes must be >= 0")
     with _solving_status("is this position reachable?", args.json) as progress:
         result = solve_reachable(
-            position.black, position.white, position.color == "black", args.max_passes, args.solver,
+            position.black, position.white, position.color == "black", args.solver,
             args.timeout, args.proof, progress,
         )
     if args.json:

@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from gameproof.logic.cnf import Cnf
@@ -39,3 +40,44 @@ def check_drat(cnf: Cnf, proof: str | Path, seconds: float = 3600) -> bool | Non
         )
     verdicts = [line for line in done.stdout.splitlines() if line.startswith("s ")]
     return bool(verdicts) and verdicts[-1].strip() == "s VERIFIED"
+
+
+def read_drat(path: str | Path) -> Iterator[tuple[bool, list[int]]]:
+    """The steps of a DRAT proof, text or binary: (is a deletion, clause) each."""
+    data = Path(path).read_bytes()
+    if _is_binary(data):
+        yield from _read_binary_drat(data)
+        return
+    for line in data.decode("ascii").splitlines():
+        tokens = line.split()
+        if not tokens or tokens[0] == "c":
+            continue
+        deletion = tokens[0] == "d"
+        yield deletion, [int(token) for token in tokens[deletion:-1]]
+
+
+def _is_binary(data: bytes) -> bool:
+    text = set(b"0123456789-d \n\r\tc")
+    return any(byte not in text for byte in data[:256])
+
+
+def _read_binary_drat(data: bytes) -> Iterator[tuple[bool, list[int]]]:
+    """Binary DRAT: 'a' or 'd', then each literal as a variable-length number 2*|lit| + (lit < 0), then 0."""
+    position, size = 0, len(data)
+    while position < size:
+        deletion = data[position] == ord("d")
+        position += 1
+        clause: list[int] = []
+        while True:
+            number, shift = 0, 0
+            while True:
+                byte = data[position]
+                position += 1
+                number |= (byte & 0x7F) << shift
+                shift += 7
+                if byte < 0x80:
+                    break
+            if number == 0:
+                break
+            clause.append(-(number >> 1) if number & 1 else number >> 1)
+        yield deletion, clause

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import pysolvers
 from pysat.solvers import NoSuchSolverError, SolverNames
 from pysat.solvers import Solver as PysatSolver
 
@@ -114,6 +115,15 @@ class IncrementalSolver(Solver):
     def write_proof(self, path: str | Path) -> None:
         if not self._proof:
             raise ValueError("open the solver with proof=True to get a proof")
+        backend = self._solver.solver
+        if getattr(backend, "prfile", None) is not None and hasattr(pysolvers, "flushpr"):
+            # CaDiCaL traces a binary DRAT proof into a file: copy it as it is (drat-trim reads binary
+            # proofs), rather than turning a proof of many gigabytes into text in memory.
+            pysolvers.flushpr(backend.prfp)
+            backend.prfile.seek(0)
+            with open(path, "wb") as out:
+                shutil.copyfileobj(backend.prfile, out)
+            return
         lines = self._solver.get_proof() or []
         Path(path).write_text("".join(f"{line}\n" for line in lines), encoding="ascii")
 

@@ -1,11 +1,12 @@
 """Othello reachability by SAT: is a position with at least N legal moves reachable from the start?
 
 Every witness is replayed on the concrete engine, and its legal-move count re-checked, before it is
-reported. A ply bound is needed: a position with N legal moves has N empty squares, so at most
-60 - N moves were played; passes are rare before the board fills, and by default we allow two
-(the 2020 study found at most two passes before the 18th disc). `plies` overrides the bound; the
-formula always covers every shorter game as well, so "unsat" means: not reachable within that many
-plies (moves and passes).
+reported. The bound is on moves (disc placements): a position with N legal moves has N empty squares,
+so at most 60 - N moves were played. Passes cost nothing in the direct encoding (each ply is a move by
+whichever side has the turn, after any pass), so that bound is complete: "unsat" at the default bound
+means no game, with any number of passes, reaches such a position. `plies` overrides the bound (the
+formula always covers every shorter game as well). The generic encoding traces the engine's rules ply
+by ply and counts a pass as a ply.
 
 Without `plies`, a witness is first looked for among short games (`short_plies`: N + 4 plies; at most
 600 s, or half the time limit), where the formula is small and solvers find one far faster; only if
@@ -30,7 +31,6 @@ from gameproof.logic.drat import check_drat
 from gameproof.logic.harness import trace
 from gameproof.logic.solvers import DEFAULT_SOLVER, Progress, open_solver
 
-DEFAULT_PASSES = 2
 FINDING_SOLVER = "kissat404"  # several times faster here at finding games, but writes no DRAT proof
 
 
@@ -45,8 +45,8 @@ ENCODINGS = ("direct", "generic")
 
 
 def default_plies(min_legal: int) -> int:
-    """The ply bound used when none is given (see the module docstring)."""
-    return max(60 - min_legal, 0) + DEFAULT_PASSES
+    """The bound on moves used when none is given (see the module docstring)."""
+    return max(60 - min_legal, 0)
 
 
 def short_plies(min_legal: int) -> int:
@@ -141,7 +141,7 @@ def encode(min_legal: int, plies: int, rule_set: str, encoding: str) -> tuple[Cn
     """The formula in the chosen encoding, and how to read a model back as a move sequence."""
     if encoding == "direct":
         formula = encode_direct(min_legal, plies, rule_set)
-        return formula.cnf, lambda model: decode_moves(formula, model)
+        return formula.cnf, lambda model: with_forced_pass(decode_moves(formula, model))
     traced = trace(reach_generic.reach_harness(min_legal, plies, rule_set))
     for unit in traced.export_units():
         traced.cnf.add_clause([unit])
@@ -149,16 +149,22 @@ def encode(min_legal: int, plies: int, rule_set: str, encoding: str) -> tuple[Cn
 
 
 def decode_moves(formula: ReachFormula, model: set[int]) -> list[int]:
-    """The move sequence a model chooses, up to its first stop."""
+    """The move sequence a model chooses, up to its first stop (a pass before a move where it has one)."""
     moves: list[int] = []
     for ply in range(formula.plies):
         if formula.stops[ply] in model:
             break
         if formula.passes[ply] in model:
             moves.append(PASS)
-            continue
         moves.append(next(s for s in range(64) if formula.moves[ply][s] in model))
     return moves
+
+
+def with_forced_pass(moves: list[int]) -> list[int]:
+    """`moves`, and a pass after them when the side to move then has no legal move but the other side has."""
+    end = replay(moves)
+    stuck = rules.legal_moves(end.player, end.opponent) == 0 and rules.legal_moves(end.opponent, end.player) != 0
+    return [*moves, PASS] if stuck else moves
 
 
 def solve_reach(
@@ -307,7 +313,6 @@ def solve_reachable(
     black: int,
     white: int,
     black_to_move: bool,
-    max_passes: int | None = None,
     solver: str | None = None,
     seconds: float | None = None,
     proof: str | Path | None = None,
@@ -316,8 +321,8 @@ def solve_reachable(
     """Is this exact position reachable under strict rules? A record, or a refutation.
 
     Cheap necessary conditions come first (the centre is never empty; every disc is connected to the
-    centre). Then SAT: the disc count fixes the number of moves (discs - 4); passes can never come
-    twice in a row before the end, so `moves + 1` passes (the default) make the refutation complete.
+    centre). Then SAT: the disc count fixes the number of moves (discs - 4), and passes are free in
+    the direct encoding, so one formula covers every game that could end here.
     """
     occupied = black | white
     if black & white:
@@ -327,39 +332,23 @@ def solve_reachable(
     if not connected_to_centre(occupied):
         return ReachableResult("unreachable", "some disc is not connected to the centre; every move is adjacent to a disc")
     moves = rules.popcount(occupied) - 4
-    full = moves + 1 if max_passes is None else max_passes
-    # A game without passes is found fastest; only a refutation needs the full pass budget (and its proof).
     final = FinalPosition(black, white, black_to_move)
-    budgets = sorted({0, full})
-    for passes in budgets:
-        last = passes == budgets[-1]
-        attempt = _reachable_within(final, moves, passes, solver, seconds, proof if last else None, progress)
-        if attempt.status != "unreachable":
-            break
-    if attempt.status == "unreachable":
-        bound = "" if full >= moves + 1 else f" with at most {full} passes"
-        attempt.reason = f"SAT refutation: no game of {moves} moves{bound} ends here"
-    return attempt
-
-
-def _reachable_within(final: FinalPosition, moves: int, passes: int, solver: str | None, seconds: float | None,
-                      proof: str | Path | None, progress: Progress | None) -> ReachableResult:
-    plies = moves + passes
     began = time.perf_counter()
-    formula = encode_direct(0, plies, "strict", final)
+    formula = encode_direct(0, moves, "strict", final)
     encode_seconds = time.perf_counter() - began
     solved = _solve_cnf(formula.cnf, solver, seconds, proof, progress)
-    sizes = dict(plies=plies, variables=formula.cnf.num_vars, clauses=formula.cnf.num_clauses,
+    sizes = dict(plies=moves, variables=formula.cnf.num_vars, clauses=formula.cnf.num_clauses,
                  encode_seconds=encode_seconds, solve_seconds=solved.seconds)
     if solved.answer is None:
         return ReachableResult("unknown", "the time limit ran out", **sizes)
     if solved.answer is False:
-        return ReachableResult("unreachable", f"no game of {plies} plies ends here", proof=solved.proof,
-                               proof_checked=solved.proof_checked, **sizes)
+        return ReachableResult("unreachable", f"SAT refutation: no game of {moves} moves ends here",
+                               proof=solved.proof, proof_checked=solved.proof_checked, **sizes)
     witness = replay(decode_moves(formula, solved.model))
-    black, white = final.black, final.white
-    if (witness.player, witness.opponent) != ((black, white) if final.black_to_move else (white, black)) or (
-        witness.black_to_move != final.black_to_move
+    if witness.black_to_move != black_to_move:
+        witness = replay([*witness.moves, PASS])  # the side with the turn has no move: the other side's turn
+    if (witness.player, witness.opponent) != ((black, white) if black_to_move else (white, black)) or (
+        witness.black_to_move != black_to_move
     ):
         raise AssertionError(f"witness {witness.record} does not replay to the position")
     return ReachableResult("reachable", f"reached after {len(witness.moves)} plies", witness=witness, **sizes)

@@ -1,10 +1,12 @@
-"""The direct SAT encoding of "a position with at least N legal moves is reachable within P plies".
+"""The direct SAT encoding of "a position with at least N legal moves is reachable within P moves".
 
-The board is kept relative to the side to move: ``mine[t][s]`` / ``theirs[t][s]`` say whether square
-``s`` holds a disc of the side to move at ply ``t`` or of the other side. Each ply chooses exactly one
-of 64 squares, a pass, or "stop" (the game being looked for ended earlier: every later ply stops and
-the board stays put), so a formula of P plies covers every shorter game too. Legality and flips are
-per-square boolean formulas built from chains along the eight directions:
+The board is kept relative to the side whose turn it is: ``mine[t][s]`` / ``theirs[t][s]`` say whether
+square ``s`` holds a disc of that side at ply ``t`` or of the other side. Every ply is a move (a disc
+placed) or "stop" (the game being looked for ended earlier: every later ply stops and the board stays
+put), so a formula of P plies covers every shorter game too. Passes cost no ply: when the side whose
+turn it is has no legal move it passes and the other side moves on the same board (``pass[t]``), so P
+moves bound every game of P moves however many passes it has — the bound is complete. Legality and
+flips are per-square boolean formulas built from chains along the eight directions:
 
 - ``capture[t][q][d]``: q holds a disc of the other side and, walking from q along d, a run of
   such discs ends on a disc of the side to move (so a move just behind q captures toward d);
@@ -12,14 +14,17 @@ per-square boolean formulas built from chains along the eight directions:
   side's discs that ends just behind q;
 - a square flips when, for some direction, both hold.
 
+Where a pass is possible, the mover's board is chosen by ``pass[t]`` (a multiplexer per square) and a
+second set of capture chains gives the mover's legal moves; the first set only decides the pass.
+
 Symmetry breaking fixes the first move to f5 (the four openings are equivalent; not with an exact
 final position), and redundant clauses state that occupied squares stay occupied, that a square never
-holds two discs, that two passes never follow each other, that at most 60 - N discs are placed, and
-that the game cannot stop at a ply whose position cannot have N legal moves.
+holds two discs, and that the game cannot stop at a ply whose position cannot have N legal moves.
 
 Constants are folded while building (the literal ``true`` and its negation): the start and the forced
 f5 make the first plies constant, squares no disc can reach yet and chains that cannot capture get no
-variables, and a gate with a single live input is that input.
+variables, a turn with a certain legal move has no pass, and a gate with a single live input is that
+input.
 """
 
 from __future__ import annotations
@@ -58,8 +63,8 @@ class ReachFormula:
     plies: int
     min_legal: int
     rule_set: str
-    moves: list[list[int]]  # moves[t][s]: the side to move at ply t plays square s
-    passes: list[int]
+    moves: list[list[int]]  # moves[t][s]: the side that moves at ply t plays square s
+    passes: list[int]  # passes[t]: the side whose turn it is at ply t passes, and the other side moves
     stops: list[int]
     final_legal: list[int]  # final_legal[s]: s is a legal move in the final position (empty with `final`)
 
@@ -201,51 +206,96 @@ class _Builder:
                     terms[q].append(both)
         return [self.or_(terms[q]) for q in range(64)]
 
+    def ite(self, cond: int, then: int, other: int) -> int:
+        """A literal equal to `then` where `cond` holds and to `other` elsewhere."""
+        true = self.true
+        if cond == true or then == other:
+            return then
+        if cond == -true:
+            return other
+        if then == -other:
+            return self.xor(cond, other)
+        if abs(then) == true or abs(other) == true:
+            return self.or_([self.and_([cond, then]), self.and_([-cond, other])])
+        out = self.var()
+        self.clause(-cond, -then, out)
+        self.clause(-cond, then, -out)
+        self.clause(cond, -other, out)
+        self.clause(cond, other, -out)
+        self.clause(-then, -other, out)  # redundant, helps propagation
+        self.clause(then, other, -out)
+        return out
+
+    def xor(self, a: int, b: int) -> int:
+        true = self.true
+        if abs(a) == true:
+            return -b if a == true else b
+        if abs(b) == true:
+            return -a if b == true else a
+        out = self.var()
+        self.clause(-a, -b, -out)
+        self.clause(a, b, -out)
+        self.clause(a, -b, out)
+        self.clause(-a, b, out)
+        return out
+
+    def turn(self, mine: list[int], theirs: list[int], ply: int):
+        """Who moves on this board and where they may: (pass, mover's discs, other discs, captures, legal).
+
+        ``mine`` is the side whose turn it is; it passes when it has no legal move (strict rules) or
+        whenever it likes (relaxed), and then the other side moves on the same board."""
+        false = -self.true
+        capture = self.captures(mine, theirs)
+        if ply == 0:
+            pass_ = false
+        elif self.strict:
+            pass_ = self.and_([-lit for lit in self.legal(mine, theirs, capture, both_ways=True)])
+        else:
+            pass_ = self.var()
+        if pass_ == false:
+            return pass_, mine, theirs, capture, self.legal(mine, theirs, capture, both_ways=False)
+        mover = [self.ite(pass_, o, m) for m, o in zip(mine, theirs)]
+        other = [self.ite(pass_, m, o) for m, o in zip(mine, theirs)]
+        capture = self.captures(mover, other)
+        return pass_, mover, other, capture, self.legal(mover, other, capture, both_ways=False)
+
     def build(self) -> ReachFormula:
         false = -self.true
         mine, theirs = self.start_board()
-        moves, passes, stops, placed = [], [], [], []
+        moves, passes, stops = [], [], []
         for ply in range(self.plies):
-            capture = self.captures(mine, theirs)
-            legal = self.legal(mine, theirs, capture, both_ways=self.strict)
+            pass_, mover, other, capture, legal = self.turn(mine, theirs, ply)
             # Stopping here only helps if this position can have enough legal moves.
-            can_stop = self.final is not None or sum(lit != false for lit in legal) >= self.min_legal
+            can_stop = self.final is None and sum(lit != false for lit in legal) >= self.min_legal
             stop = self.var() if can_stop else false
-            pass_ = false if self.strict and self.true in legal else self.var()
             playable = legal
             if ply == 0 and self.final is None:
                 # Symmetry: the four openings are equivalent, so the first move is f5 (or nothing, when
                 # the start's 4 legal moves are enough). With `final`, every opening stays open.
                 playable = [lit if s == F5 else false for s, lit in enumerate(legal)]
-                pass_ = false
-            options = sum(lit != false for lit in playable) + (pass_ != false) + (stop != false)
+            options = sum(lit != false for lit in playable) + (stop != false)
             # A choice with a single option is a constant (the forced f5, or a forced move later).
             move = [false if lit == false else self.true if options == 1 else self.var() for lit in playable]
-            self.exactly_one([*move, pass_, stop])
+            self.exactly_one([*move, stop])
             for s in range(64):
                 self.clause(-move[s], legal[s])
-            if self.strict:
-                for s in range(64):
-                    self.clause(-pass_, -legal[s])
             if stops:
                 self.clause(-stops[-1], stop)
-                # Two passes in a row end the game and change nothing: never needed.
-                self.clause(-passes[-1], -pass_)
-            flips = self.reaches_and_flips(theirs, move, capture)
-            mine, theirs = self.transition(mine, theirs, move, flips, stop)
+            flips = self.reaches_and_flips(other, move, capture)
+            mine, theirs = self.transition(mover, other, move, flips, stop)
             moves.append(move)
             passes.append(pass_)
             stops.append(stop)
-            placed.append(self.and_([-pass_, -stop]))
+        self.final_board = (mine, theirs)
         if self.final is not None:
-            self.fix_final(mine, theirs, stops)
+            self.fix_final(mine, theirs, passes)
             final_legal = []
         else:
-            capture = self.captures(mine, theirs)
-            final_legal = self.legal(mine, theirs, capture, both_ways=False)
+            _, _, _, _, final_legal = self.turn(mine, theirs, self.plies)
             self.at_least(final_legal, self.min_legal)
-            # Redundant: N legal moves need N empty squares, so at most 60 - N discs were placed.
-            self.at_most(placed, 60 - self.min_legal)
+            if self.plies > 60 - self.min_legal:
+                # Redundant: N legal moves need N empty squares, so at most 60 - N discs were placed.
+                self.at_most([-stop for stop in stops], 60 - self.min_legal)
         return ReachFormula(self.cnf, self.plies, self.min_legal, self.rule_set, moves, passes, stops, final_legal)
 
     def exactly_one(self, lits: list[int]) -> None:
@@ -277,19 +327,25 @@ class _Builder:
         elif k < len(open_lits):
             self.cnf.atmost(open_lits, k, encoding="seqcounter")
 
-    def fix_final(self, mine: list[int], theirs: list[int], stops: list[int]) -> None:
-        """The game ends on `self.final`: its discs, and a number of plies whose parity gives its side to move."""
+    def fix_final(self, mine: list[int], theirs: list[int], passes: list[int]) -> None:
+        """The game ends on `self.final`. Whose turn it is follows from the passes (each ply is a move, so
+        the turn changes hands unless the other side passed); the position "X to move" is also reached
+        when Y has the turn but no legal move."""
         final = self.final
-        to_move, other = (final.black, final.white) if final.black_to_move else (final.white, final.black)
+        black_turn = self.true  # black has the turn at ply 0
+        for pass_ in passes:
+            black_turn = self.xor(black_turn, -pass_)  # the turn changes hands after a move by its owner
+        other_side_stuck = final.black_to_move and not rules.legal_moves(final.white, final.black) or (
+            not final.black_to_move and not rules.legal_moves(final.black, final.white))
+        if not other_side_stuck:
+            self.clause(black_turn if final.black_to_move else -black_turn)
         for s in range(64):
-            self.clause(mine[s] if to_move >> s & 1 else -mine[s])
-            self.clause(theirs[s] if other >> s & 1 else -theirs[s])
-        wanted_parity = 0 if final.black_to_move else 1  # black moves at even plies
-        for ply, stop in enumerate(stops):
-            if ply % 2 != wanted_parity:  # the game may not end after `ply` plies
-                self.clause(-stop, stops[ply - 1]) if ply else self.clause(-stop)
-        if self.plies % 2 != wanted_parity:
-            self.clause(stops[-1]) if stops else self.clause(-self.true)
+            black, white = final.black >> s & 1, final.white >> s & 1
+            # black_turn: mine are the black discs; otherwise the white ones.
+            self.clause(-black_turn, mine[s] if black else -mine[s])
+            self.clause(-black_turn, theirs[s] if white else -theirs[s])
+            self.clause(black_turn, mine[s] if white else -mine[s])
+            self.clause(black_turn, theirs[s] if black else -theirs[s])
 
     def transition(self, mine, theirs, move, flips, stop):
         """The next board: swapped sides after a move or pass; unchanged after a stop."""
