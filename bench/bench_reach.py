@@ -120,7 +120,7 @@ def main() -> None:
     parser.add_argument("--z3-timeout", type=float, default=600, help="seconds allowed per z3 build")
     parser.add_argument("--z3-one", type=int, help=argparse.SUPPRESS)  # child process: one z3 build
     parser.add_argument("--wanted", type=int, nargs="+", default=[10, 16, 18, 20])
-    parser.add_argument("--plies", type=int, default=None, help="ply bound for the solve ladder (default 60-N+2)")
+    parser.add_argument("--plies", type=int, default=None, help="bound on moves for the solve ladder (default 60-N)")
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--solver", default="cadical195", help="SAT backend for the ladder (e.g. kissat404)")
     parser.add_argument("--encodings", nargs="+", default=["direct", "generic"], choices=["direct", "generic"])

@@ -248,3 +248,10 @@ def test_without_a_checker_proofs_are_written_but_unchecked(tmp_path, monkeypatc
     result = solve_reach(14, plies=5, proof=tmp_path / "refutation.drat")
     assert result.status == "unsat" and result.proof_checked is None
     assert (tmp_path / "refutation.drat").stat().st_size > 0
+
+
+def test_cli_names_the_proof_and_whether_it_was_checked(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("GAMEPROOF_DRAT_CHECKER", str(tmp_path / "missing-checker"))
+    proof = tmp_path / "refutation.drat"
+    assert main(["othello", "reach", "--legal-moves", "14", "--plies", "5", "--proof", str(proof)]) == 1
+    assert f"DRAT proof: {proof} (not checked: no checker)" in capsys.readouterr().out.replace("\n", "")

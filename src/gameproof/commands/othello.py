@@ -1,4 +1,4 @@
-"""`gameproof othello …`: perft, positions and (later) reachability for Othello."""
+"""`gameproof othello …`: perft, positions, and reachability by SAT for Othello."""
 
 from __future__ import annotations
 
@@ -230,7 +230,7 @@ def run_reach(args: argparse.Namespace) -> int:
     else:
         out = console()
         size = f"{result.variables:,} variables, {result.clauses:,} clauses"
-        out.print(f"{result.status}: >= {result.min_legal} legal moves within {result.plies} plies "
+        out.print(f"{result.status}: >= {result.min_legal} legal moves within {result.plies} moves "
                   f"({result.rule_set} rules; {size}; encoded in {result.encode_seconds:.2f} s, "
                   f"solved in {result.solve_seconds:.2f} s)")
         if result.witness is not None:
@@ -239,9 +239,16 @@ def run_reach(args: argparse.Namespace) -> int:
             out.print(f"record: {result.witness.record}")
             color = "black" if result.witness.black_to_move else "white"
             out.print(str(Position.from_bitboards(result.witness.player, result.witness.opponent, color)))
+        _print_proof(out, result.proof, result.proof_checked)
         for note in result.notes:
             out.print(f"note: {note}")
     return {"sat": 0, "unsat": 1, "unknown": 3}[result.status]
+
+
+def _print_proof(out, proof: str | None, checked: bool | None) -> None:
+    if proof is not None:
+        verdict = {True: "checked by drat-trim", False: "REJECTED by the checker", None: "not checked: no checker"}
+        out.print(f"DRAT proof: {proof} ({verdict[checked]})")
 
 
 @contextmanager
@@ -275,6 +282,7 @@ def run_reachable(args: argparse.Namespace) -> int:
         if result.witness is not None:
             out.print(f"record: {result.witness.record}")
         if result.variables:
-            out.print(f"{result.plies} plies, {result.variables:,} variables, {result.clauses:,} clauses; "
+            out.print(f"{result.plies} moves, {result.variables:,} variables, {result.clauses:,} clauses; "
                       f"encoded in {result.encode_seconds:.2f} s, solved in {result.solve_seconds:.2f} s")
+        _print_proof(out, result.proof, result.proof_checked)
     return {"reachable": 0, "unreachable": 1, "unknown": 3}[result.status]
