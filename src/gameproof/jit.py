@@ -92,3 +92,34 @@ def cached_kernel(depends_on: Iterable[ModuleType], parallel: bool = False) -> C
         return dispatcher
 
     return decorate
+
+
+def specialise(templates: Iterable[Callable], bindings: dict[str, Callable], depends_on: Iterable[ModuleType]
+               ) -> SimpleNamespace:
+    """numba kernels (``njit(cache=True)``) made from the Python functions `templates`, with the global
+    names in `bindings` bound to the given compiled functions.
+
+    numba cannot cache a kernel that takes compiled functions as arguments, so an algorithm generic
+    over a game writes those calls against global names and is compiled once per game here. Templates
+    see each other (and themselves) by name, so they may recurse. The disk cache is keyed on the
+    sources of `depends_on` and on which functions were bound.
+    """
+    templates = list(templates)
+    first = templates[0]
+    namespace = dict(first.__globals__)
+    namespace.update(bindings)
+    bound = sorted(f"{name}={function.__module__}.{function.__name__}" for name, function in bindings.items())
+    fingerprint = source_fingerprint([inspect.getmodule(first), *depends_on]) + ";".join(bound)
+    compiled = {}
+    for template in templates:
+        lines, first_line = inspect.getsourcelines(template)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+        ast.increment_lineno(tree, first_line - 1)  # numba names its cache files after the line
+        exec(compile(tree, inspect.getsourcefile(template) or "<template>", "exec"), namespace)
+        function = namespace[template.__name__]
+        dispatcher = numba.njit(cache=True)(function)
+        if not numba.config.DISABLE_JIT:
+            dispatcher._cache = _FingerprintedCache(function, fingerprint)
+        compiled[template.__name__] = dispatcher
+    namespace.update(compiled)
+    return SimpleNamespace(**compiled)

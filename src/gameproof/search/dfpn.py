@@ -14,13 +14,17 @@ Positions only gain stones, so the search graph is a DAG and needs no repetition
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
+from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
 from gameproof.search.tt import INF, TranspositionTable
 
@@ -71,8 +75,19 @@ def _add(a, b):
     return min(a + b, INF - 1)
 
 
-@njit
-def _brute(K_mover, K_moves, K_play, K_undo, s, g, buf, depth, attacker, draw_ok, stats):
+# The search is written against the global names K_mover ... K_estimate and compiled once per game by
+# `search_kernels`, which binds them to that game's kernels (numba caches it on disk that way; it cannot
+# cache a kernel that takes compiled functions as arguments).
+K_mover: Callable
+K_remaining: Callable
+K_moves: Callable
+K_play: Callable
+K_undo: Callable
+K_key: Callable
+K_estimate: Callable
+
+
+def _brute(s, g, buf, depth, attacker, draw_ok, stats):
     """Plain minimax: does the player to move reach their goal (attacker: win or draw_ok; defender: the opposite)?"""
     stats[_BF_NODES] += 1
     me = K_mover(s)
@@ -84,7 +99,7 @@ def _brute(K_mover, K_moves, K_play, K_undo, s, g, buf, depth, attacker, draw_ok
         move = buf[depth, i]
         result = K_play(s, g, move)
         if result == CONTINUE:
-            good = not _brute(K_mover, K_moves, K_play, K_undo, s, g, buf, depth + 1, attacker, draw_ok, stats)
+            good = not _brute(s, g, buf, depth + 1, attacker, draw_ok, stats)
         else:
             good = result == MOVER_WINS or (result == DRAW and draw_good)
         K_undo(s, g, move)
@@ -93,9 +108,7 @@ def _brute(K_mover, K_moves, K_play, K_undo, s, g, buf, depth, attacker, draw_ok
     return False
 
 
-@njit
-def _mid(K_mover, K_remaining, K_moves, K_play, K_undo, K_key, K_estimate, s, g, tt, cfg, stats,
-         bmove, bkey, bphi, bdelta, depth, node_key, th_phi, th_delta):
+def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_phi, th_delta):
     """Multiple iterative deepening at one node; returns its (phi, delta) and stores them."""
     stats[_NODES] += 1
     start = stats[_NODES] + stats[_BF_NODES]
@@ -130,7 +143,7 @@ def _mid(K_mover, K_remaining, K_moves, K_play, K_undo, K_key, K_estimate, s, g,
                 good = delta == 0
             elif K_remaining(s, g) <= cfg[_BRUTE]:
                 before = stats[_BF_NODES]
-                good = not _brute(K_mover, K_moves, K_play, K_undo, s, g, bmove, depth + 1, attacker, draw_ok, stats)
+                good = not _brute(s, g, bmove, depth + 1, attacker, draw_ok, stats)
                 pn, dn = (0, INF) if good == is_or else (INF, 0)
                 stats[_TT_FILLED] += ttmod.store(tt, bits, child_key, pn, dn, stats[_BF_NODES] - before)
             else:
@@ -195,8 +208,8 @@ def _mid(K_mover, K_remaining, K_moves, K_play, K_undo, K_key, K_estimate, s, g,
             child_th_phi = th_delta - delta + bphi[depth, best]
         move = bmove[depth, best]
         K_play(s, g, move)
-        cphi, cdelta = _mid(K_mover, K_remaining, K_moves, K_play, K_undo, K_key, K_estimate, s, g, tt, cfg, stats,
-                            bmove, bkey, bphi, bdelta, depth + 1, bkey[depth, best], child_th_phi, child_th_delta)
+        cphi, cdelta = _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth + 1, bkey[depth, best],
+                            child_th_phi, child_th_delta)
         K_undo(s, g, move)
         bphi[depth, best] = cphi
         bdelta[depth, best] = cdelta
@@ -205,12 +218,21 @@ def _mid(K_mover, K_remaining, K_moves, K_play, K_undo, K_key, K_estimate, s, g,
     return phi, delta
 
 
+@functools.cache
+def search_kernels(kernels: Kernels) -> SimpleNamespace:
+    """The df-pn kernels (``_mid`` and ``_brute``) compiled for one game's kernels, cached on disk."""
+    games = {inspect.getmodule(function) for function in kernels}
+    return specialise((_brute, _mid), {f"K_{name}": function for name, function in zip(Kernels._fields, kernels)},
+                      depends_on=sorted(games, key=lambda module: module.__name__) + [ttmod])
+
+
 class Search:
     """A df-pn searcher for one game's kernels and tables, keeping its transposition table between calls."""
 
     def __init__(self, kernels: Kernels, tables: tuple[Any, ...], max_depth: int, max_moves: int,
                  options: Options = Options(), max_positions: int | None = None) -> None:
         self.kernels, self.tables, self.options = kernels, tables, options
+        self._mid = search_kernels(kernels)._mid
         self.table = TranspositionTable(options.tt_mb, max_positions)
         shape = (max_depth + 2, max(1, max_moves))
         self._bmove = np.zeros(shape, dtype=np.int64)
@@ -243,8 +265,8 @@ class Search:
         root_key = K.key(s, self.tables) ^ cfg[_SALT:].view(np.uint64)[0]
         while True:
             cfg[_LIMIT] = self._stats[_NODES] + chunk
-            phi, delta = _mid(*K, s, self.tables, self.table.words, cfg, self._stats,
-                              self._bmove, self._bkey, self._bphi, self._bdelta, 0, root_key, INF, INF)
+            phi, delta = self._mid(s, self.tables, self.table.words, cfg, self._stats,
+                                   self._bmove, self._bkey, self._bphi, self._bdelta, 0, root_key, INF, INF)
             if phi == 0 or delta == 0:
                 return (phi == 0) == (K.mover(s) == attacker)
             if progress is not None:

@@ -1,0 +1,46 @@
+"""gameproof.jit: kernels specialised per game, and cached on disk across processes."""
+
+import subprocess
+import sys
+
+from numba import njit
+
+from gameproof.jit import specialise
+
+
+@njit
+def _double(x):
+    return 2 * x
+
+
+@njit
+def _square(x):
+    return x * x
+
+
+def _apply_down_to_zero(n):  # a template: STEP is bound by `specialise`
+    if n == 0:
+        return 0
+    return STEP(n) + _apply_down_to_zero(n - 1)  # noqa: F821
+
+
+def test_specialised_templates_call_what_was_bound_and_recurse():
+    doubled = specialise([_apply_down_to_zero], {"STEP": _double}, depends_on=[])
+    squared = specialise([_apply_down_to_zero], {"STEP": _square}, depends_on=[])
+    assert doubled._apply_down_to_zero(4) == 2 * (4 + 3 + 2 + 1)
+    assert squared._apply_down_to_zero(4) == 16 + 9 + 4 + 1
+
+
+def test_df_pn_is_loaded_from_the_disk_cache_in_a_new_process():
+    script = (
+        "from gameproof.games.mnk.solver import compile_kernels\n"
+        "from gameproof.games.mnk.state import KERNELS\n"
+        "from gameproof.search.dfpn import search_kernels\n"
+        "compile_kernels()\n"
+        "stats = search_kernels(KERNELS)._mid.stats\n"
+        "print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, capture_output=True)  # fills the cache
+    hits, misses = map(int, subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
+                                           text=True).stdout.split())
+    assert hits == 1 and misses == 0
