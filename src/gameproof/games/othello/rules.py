@@ -11,8 +11,7 @@ exactly one bit set.
 """
 
 M64 = 0xFFFF_FFFF_FFFF_FFFF
-NOT_FILE_A = 0xFEFE_FEFE_FEFE_FEFE
-NOT_FILE_H = 0x7F7F_7F7F_7F7F_7F7F
+INNER_FILES = 0x7E7E_7E7E_7E7E_7E7E  # files b..g
 
 START_BLACK = 0x0000_0008_1000_0000  # e4, d5
 START_WHITE = 0x0000_0010_0800_0000  # d4, e5
@@ -62,31 +61,45 @@ def step_south_east(x, n):
     return (x >> (7 * n)) & files_from(n)
 
 
-def moves_along(step, player, opponent, empty):
-    """Empty squares from which a run of opponent discs in direction `step` reaches a player disc."""
+def shift_up(x, n):
+    """`x` moved n bit positions toward higher squares; bits past h8 vanish (files may wrap)."""
+    return (x << n) & M64
+
+
+def shift_down(x, n):
+    """`x` moved n bit positions toward lower squares; bits past a1 vanish (files may wrap)."""
+    return x >> n
+
+
+def moves_along(shift, n, player, opponent, empty):
+    """Empty squares from which a run of opponent discs, one shift by n apart, reaches a player disc.
+
+    The shifts are not masked at the file edges: for the directions that cross files the caller
+    passes only the opponent discs on files b..g, which no run that wraps around an edge can use."""
     # Runs of 1..6 opponent discs that start next to a player disc, by doubling.
-    run = step(player, 1) & opponent
-    run |= step(run, 1) & opponent
-    pairs = step(opponent, 1) & opponent
-    run |= step(run, 2) & pairs
-    run |= step(run, 2) & pairs
-    return step(run, 1) & empty
+    run = shift(player, n) & opponent
+    run |= shift(run, n) & opponent
+    pairs = shift(opponent, n) & opponent
+    run |= shift(run, 2 * n) & pairs
+    run |= shift(run, 2 * n) & pairs
+    return shift(run, n) & empty
 
 
 def legal_moves(player, opponent):
     """Bitboard of the legal moves of the side to move (before any pass)."""
     empty = ~(player | opponent) & M64
+    inner = opponent & INNER_FILES
     # A move at s captures toward direction d when a run from s along d ends on a player disc,
     # i.e. a run from a player disc along the opposite direction reaches s.
     return (
-        moves_along(step_east, player, opponent, empty)
-        | moves_along(step_west, player, opponent, empty)
-        | moves_along(step_north, player, opponent, empty)
-        | moves_along(step_south, player, opponent, empty)
-        | moves_along(step_north_east, player, opponent, empty)
-        | moves_along(step_south_west, player, opponent, empty)
-        | moves_along(step_north_west, player, opponent, empty)
-        | moves_along(step_south_east, player, opponent, empty)
+        moves_along(shift_up, 1, player, inner, empty)  # from a player disc eastward
+        | moves_along(shift_down, 1, player, inner, empty)  # westward
+        | moves_along(shift_up, 8, player, opponent, empty)  # northward
+        | moves_along(shift_down, 8, player, opponent, empty)  # southward
+        | moves_along(shift_up, 9, player, inner, empty)  # north-east
+        | moves_along(shift_down, 9, player, inner, empty)  # south-west
+        | moves_along(shift_up, 7, player, inner, empty)  # north-west
+        | moves_along(shift_down, 7, player, inner, empty)  # south-east
     )
 
 
