@@ -103,55 +103,31 @@ def legal_moves(player, opponent):
     )
 
 
-def ray(step, move):
-    """The squares beyond `move` in direction `step`, up to the edge of the board."""
-    squares = step(move, 1)
-    squares |= step(squares, 1)
-    squares |= step(squares, 2)
-    squares |= step(squares, 4)
-    return squares
-
-
-def flips_toward_higher(step, player, opponent, move):
-    """Discs flipped along a direction of increasing bit index (carry-add method)."""
-    line = ray(step, move)
-    # Non-line bits and opponent discs are 1: adding the neighbour's bit carries through the
-    # opponent run and stops at the first line square that is not an opponent disc.
-    blockers = (opponent | ~line) & M64
-    first = ((blockers + step(move, 1)) & M64) & ~blockers & line
-    outflank = first & player
-    below = (outflank - 1) & M64
-    # `below` has its top bit set exactly when outflank == 0; then nothing is flipped.
-    return line & below & (((below >> 63) - 1) & M64)
-
-
-def flips_toward_lower(step, player, opponent, move):
-    """Discs flipped along a direction of decreasing bit index (smear-right method)."""
-    line = ray(step, move)
-    stops = line & ~opponent & M64
-    # Smear the highest stop down to bit 0; the top bit of the smear is the first stop below `move`.
-    smear = stops | (stops >> 1)
-    smear |= smear >> 2
-    smear |= smear >> 4
-    smear |= smear >> 8
-    smear |= smear >> 16
-    smear |= smear >> 32
-    outflank = (smear ^ (smear >> 1)) & player
-    # Line squares strictly above the outflanking disc; none when outflank == 0.
-    return line & ~(((outflank << 1) - 1) & M64) & M64
+def flips_along(shift, n, player, opponent, move):
+    """Opponent discs flipped along one direction: the run of them next to `move`, when a player disc
+    closes it. As in `moves_along`, directions that cross files get only the discs on files b..g."""
+    run = shift(move, n) & opponent
+    run |= shift(run, n) & opponent
+    pairs = shift(opponent, n) & opponent
+    run |= shift(run, 2 * n) & pairs
+    run |= shift(run, 2 * n) & pairs
+    closed = shift(run, n) & player
+    # All ones when `closed` is non-zero (its top bit or that of its negation is set), else zero.
+    return run & ((0 - ((closed | ((0 - closed) & M64)) >> 63)) & M64)
 
 
 def flips(player, opponent, move):
     """Bitboard of the opponent discs flipped when the side to move plays the one-bit word `move`."""
+    inner = opponent & INNER_FILES
     return (
-        flips_toward_higher(step_east, player, opponent, move)
-        | flips_toward_higher(step_north, player, opponent, move)
-        | flips_toward_higher(step_north_east, player, opponent, move)
-        | flips_toward_higher(step_north_west, player, opponent, move)
-        | flips_toward_lower(step_west, player, opponent, move)
-        | flips_toward_lower(step_south, player, opponent, move)
-        | flips_toward_lower(step_south_west, player, opponent, move)
-        | flips_toward_lower(step_south_east, player, opponent, move)
+        flips_along(shift_up, 1, player, inner, move)
+        | flips_along(shift_down, 1, player, inner, move)
+        | flips_along(shift_up, 8, player, opponent, move)
+        | flips_along(shift_down, 8, player, opponent, move)
+        | flips_along(shift_up, 9, player, inner, move)
+        | flips_along(shift_down, 9, player, inner, move)
+        | flips_along(shift_up, 7, player, inner, move)
+        | flips_along(shift_down, 7, player, inner, move)
     )
 
 
