@@ -102,16 +102,23 @@ def test_default_ply_bound():
     assert short_plies(16) == 20 and short_plies(33) == 27
 
 
-def test_without_a_bound_short_games_are_tried_first(monkeypatch):
+def test_without_a_bound_short_games_without_passes_are_tried_first(monkeypatch):
     found = solve_reach(16)
     assert found.status == "sat" and found.plies == short_plies(16) and len(found.witness.moves) <= 20
-    # A short stage that is unsat (16 moves within 6 plies) hands over to the full bound.
+    assert not found.passes and PASS not in found.witness.moves
+    # A short stage that is unsat (16 moves within 6 moves) hands over to the complete formula.
     from gameproof.games.othello import reach
 
     monkeypatch.setattr(reach, "SHORT_EXTRA_PLIES", -10)
     found = solve_reach(16)
-    assert found.status == "sat" and found.plies == default_plies(16)
-    assert found.notes and "within 6 plies: unsat" in found.notes[0]
+    assert found.status == "sat" and found.plies == default_plies(16) and found.passes
+    assert found.notes and "at most 6 moves without a pass: unsat" in found.notes[0]
+
+
+def test_a_proof_is_only_asked_of_the_complete_formula(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMEPROOF_DRAT_CHECKER", str(tmp_path / "missing-checker"))
+    result = solve_reach(56, proof=tmp_path / "refutation.drat")  # 4 moves: no stage before it
+    assert result.status == "unsat" and result.passes and not result.notes and result.plies == 4
 
 
 @pytest.mark.parametrize(

@@ -8,10 +8,11 @@ means no game, with any number of passes, reaches such a position. `plies` overr
 formula always covers every shorter game as well). The generic encoding traces the engine's rules ply
 by ply and counts a pass as a ply.
 
-Without `plies`, a witness is first looked for among short games (`short_plies`: N + 4 plies; at most
-600 s, or half the time limit), where the formula is small and solvers find one far faster; only if
-that stage is unsat or runs out of its time slice is the full bound solved. "unsat" is only ever
-answered by the full bound.
+Without `plies` (and without a proof to write), a witness is first looked for among short games
+without passes (`short_plies`: N + 4 moves; the generic encoding keeps its passes; at most 600 s, or
+half the time limit), where the formula is small and solvers find one far faster; only if that stage
+is unsat or runs out of its time slice is the complete formula solved. "unsat" is only ever answered
+by the complete formula.
 """
 
 from __future__ import annotations
@@ -106,6 +107,7 @@ class ReachResult:
     witness: Replay | None = None
     proof: str | None = None
     proof_checked: bool | None = None  # None: no DRAT checker installed
+    passes: bool = True  # whether the formula that answered covers games with passes
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
@@ -113,6 +115,7 @@ class ReachResult:
             "status": self.status,
             "legal_moves_wanted": self.min_legal,
             "plies": self.plies,
+            "passes_allowed": self.passes,
             "rules": self.rule_set,
             "encoding": self.encoding,
             "solver": self.solver,
@@ -137,10 +140,12 @@ class ReachResult:
         return payload
 
 
-def encode(min_legal: int, plies: int, rule_set: str, encoding: str) -> tuple[Cnf, Callable[[set[int]], list[int]]]:
-    """The formula in the chosen encoding, and how to read a model back as a move sequence."""
+def encode(min_legal: int, plies: int, rule_set: str, encoding: str, passes: bool = True
+           ) -> tuple[Cnf, Callable[[set[int]], list[int]]]:
+    """The formula in the chosen encoding, and how to read a model back as a move sequence. Without
+    `passes` (direct encoding only) it covers only games that never pass."""
     if encoding == "direct":
-        formula = encode_direct(min_legal, plies, rule_set)
+        formula = encode_direct(min_legal, plies, rule_set, passes=passes)
         return formula.cnf, lambda model: with_forced_pass(decode_moves(formula, model))
     traced = trace(reach_generic.reach_harness(min_legal, plies, rule_set))
     for unit in traced.export_units():
@@ -185,35 +190,50 @@ def solve_reach(
         raise BadInput(f"unknown rule set {rule_set!r}; choose from {', '.join(RULE_SETS)}")
     if encoding not in ENCODINGS:
         raise BadInput(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
-    staged = plies is None and dimacs is None
+    staged = plies is None and dimacs is None and proof is None
     plies = default_plies(min_legal) if plies is None else plies
     if not 0 <= plies <= 200:
         raise BadInput(f"plies must be between 0 and 200, got {plies}")
-    bounds = [short_plies(min_legal), plies] if staged and short_plies(min_legal) < plies else [plies]
+    stages = [Stage(plies, passes=True)]
+    if staged and (encoding == "direct" or short_plies(min_legal) < plies):
+        # Witnesses are found far faster in a small formula: short games, and (direct) no passes.
+        stages.insert(0, Stage(short_plies(min_legal), passes=encoding != "direct"))
     began = time.perf_counter()
     notes, encode_total, solve_total = [], 0.0, 0.0
-    for bound in bounds:
-        last = bound == bounds[-1]
+    for stage in stages:
+        last = stage is stages[-1]
         left = None if seconds is None else max(seconds - (time.perf_counter() - began), 0.0)
         budget = left if last else min(SHORT_STAGE_SECONDS, SHORT_STAGE_SECONDS if left is None else left / 2)
-        result = _solve_once(min_legal, bound, rule_set, encoding, solver, budget, dimacs,
-                             proof if last else None, progress)
+        result = _solve_once(min_legal, stage, rule_set, encoding, solver, budget, dimacs, proof if last else None,
+                             progress)
         encode_total += result.encode_seconds
         solve_total += result.solve_seconds
         if result.status == "sat" or last:
             break
-        notes.append(f"within {bound} plies: {result.status} after {result.solve_seconds:.1f} s; "
-                     f"then the full bound of {plies} plies")
+        notes.append(f"{stage.describe()}: {result.status} after {result.solve_seconds:.1f} s; "
+                     f"then every game of at most {plies} moves")
     result.encode_seconds, result.solve_seconds = encode_total, solve_total
     result.notes[:0] = notes
     return result
 
 
-def _solve_once(min_legal: int, plies: int, rule_set: str, encoding: str, solver: str | None,
+@dataclass(frozen=True)
+class Stage:
+    """One formula of a staged search: games of at most `plies` moves, with or without passes."""
+
+    plies: int
+    passes: bool
+
+    def describe(self) -> str:
+        return f"games of at most {self.plies} moves" + ("" if self.passes else " without a pass")
+
+
+def _solve_once(min_legal: int, stage: Stage, rule_set: str, encoding: str, solver: str | None,
                 seconds: float | None, dimacs: str | Path | None, proof: str | Path | None,
                 progress: Progress | None) -> ReachResult:
     began = time.perf_counter()
-    cnf, decode = encode(min_legal, plies, rule_set, encoding)
+    plies = stage.plies
+    cnf, decode = encode(min_legal, plies, rule_set, encoding, stage.passes)
     encode_seconds = time.perf_counter() - began
     if dimacs is not None:
         write_dimacs(cnf, dimacs)
@@ -221,7 +241,7 @@ def _solve_once(min_legal: int, plies: int, rule_set: str, encoding: str, solver
     result = ReachResult(
         {True: "sat", False: "unsat", None: "unknown"}[solved.answer], min_legal, plies, rule_set, encoding,
         solved.solver, cnf.num_vars, cnf.num_clauses, encode_seconds, solved.seconds,
-        proof=solved.proof, proof_checked=solved.proof_checked,
+        proof=solved.proof, proof_checked=solved.proof_checked, passes=stage.passes,
     )
     if solved.answer:
         result.witness = replay(decode(solved.model))

@@ -80,12 +80,12 @@ class FinalPosition:
 
 class _Builder:
     def __init__(self, plies: int, min_legal: int, rule_set: str, final: FinalPosition | None = None,
-                 cardinality: str = "seqcounter") -> None:
+                 passes: bool = True) -> None:
         if rule_set not in RULE_SETS:
             raise ValueError(f"unknown rule set {rule_set!r}; choose from {', '.join(RULE_SETS)}")
         self.cnf = Cnf()
         self.plies, self.min_legal, self.strict = plies, min_legal, rule_set == "strict"
-        self.rule_set, self.final, self.cardinality = rule_set, final, cardinality
+        self.rule_set, self.final, self.passes = rule_set, final, passes
         self.true = self.cnf.new_var()
         self.cnf.add_clause([self.true])
 
@@ -243,10 +243,11 @@ class _Builder:
         """Who moves on this board and where they may: (pass, mover's discs, other discs, captures, legal).
 
         ``mine`` is the side whose turn it is; it passes when it has no legal move (strict rules) or
-        whenever it likes (relaxed), and then the other side moves on the same board."""
+        whenever it likes (relaxed), and then the other side moves on the same board. Without passes
+        (`passes` False: games that never pass), a side without a legal move ends the game."""
         false = -self.true
         capture = self.captures(mine, theirs)
-        if ply == 0:
+        if ply == 0 or not self.passes:
             pass_ = false
         elif self.strict:
             pass_ = self.and_([-lit for lit in self.legal(mine, theirs, capture, both_ways=True)])
@@ -317,7 +318,7 @@ class _Builder:
         if k > len(open_lits):
             self.clause(-self.true)
         elif k > 0:
-            self.cnf.atleast(open_lits, k, encoding=self.cardinality)
+            self.cnf.atleast(open_lits, k, encoding="seqcounter")
 
     def at_most(self, lits: list[int], k: int) -> None:
         open_lits = [lit for lit in lits if abs(lit) != self.true]
@@ -384,10 +385,9 @@ class _Builder:
 
 
 def encode_direct(
-    min_legal: int, plies: int, rule_set: str = "strict", final: FinalPosition | None = None,
-    cardinality: str = "seqcounter",
+    min_legal: int, plies: int, rule_set: str = "strict", final: FinalPosition | None = None, passes: bool = True,
 ) -> ReachFormula:
-    """The direct encoding: is a position with >= `min_legal` legal moves reachable within `plies` plies?
+    """The direct encoding: is a position with >= `min_legal` legal moves reachable within `plies` moves?
     With `final`, the question is instead whether that exact position is reached after the last
-    played ply (`min_legal` is then ignored)."""
-    return _Builder(plies, min_legal, rule_set, final, cardinality).build()
+    move (`min_legal` is then ignored). Without `passes`, only games that never pass are covered."""
+    return _Builder(plies, min_legal, rule_set, final, passes).build()
