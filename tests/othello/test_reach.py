@@ -46,6 +46,31 @@ def test_sat_frontier_matches_brute_force(plies, encoding):
     assert solve_reach(best + 1, plies, encoding=encoding).status == "unsat"
 
 
+def most_legal_moves_within_relaxed(moves: int) -> int:
+    """Brute force under relaxed rules: either side may move next (a pass is allowed at any time)."""
+    frontier = {(rules.START_BLACK, rules.START_WHITE)}  # (side to move, other), before any pass
+    best = 4
+    for _ in range(moves):
+        following = set()
+        for player, opponent in frontier:
+            for mover, other in ((player, opponent), (opponent, player)):
+                legal = rules.legal_moves(mover, other)
+                following |= {rules.after_move(mover, other, 1 << s) for s in range(64) if legal >> s & 1}
+        frontier = following
+        counts = (rules.popcount(rules.legal_moves(mover, other)) for player, opponent in frontier
+                  for mover, other in ((player, opponent), (opponent, player)))
+        best = max(best, *counts)
+    return best
+
+
+@pytest.mark.parametrize("moves", [2, 3])
+def test_relaxed_frontier_matches_brute_force(moves):
+    best = most_legal_moves_within_relaxed(moves)
+    found = solve_reach(best, moves, rule_set="relaxed")
+    assert found.status == "sat" and found.witness.legal_move_count >= best
+    assert solve_reach(best + 1, moves, rule_set="relaxed").status == "unsat"
+
+
 @pytest.mark.parametrize("rule_set", ["strict", "relaxed"])
 def test_generic_encoding_witness_replays(rule_set):
     result = solve_reach(12, plies=9, rule_set=rule_set, encoding="generic")

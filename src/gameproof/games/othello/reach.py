@@ -146,7 +146,7 @@ def encode(min_legal: int, plies: int, rule_set: str, encoding: str, passes: boo
     `passes` (direct encoding only) it covers only games that never pass."""
     if encoding == "direct":
         formula = encode_direct(min_legal, plies, rule_set, passes=passes)
-        return formula.cnf, lambda model: with_forced_pass(decode_moves(formula, model))
+        return formula.cnf, lambda model: decode_moves(formula, model)
     traced = trace(reach_generic.reach_harness(min_legal, plies, rule_set))
     for unit in traced.export_units():
         traced.cnf.add_clause([unit])
@@ -154,7 +154,8 @@ def encode(min_legal: int, plies: int, rule_set: str, encoding: str, passes: boo
 
 
 def decode_moves(formula: ReachFormula, model: set[int]) -> list[int]:
-    """The move sequence a model chooses, up to its first stop (a pass before a move where it has one)."""
+    """The move sequence a model chooses, up to its first stop (a pass before a move where it has one,
+    and at the end when the count is the other side's)."""
     moves: list[int] = []
     for ply in range(formula.plies):
         if formula.stops[ply] in model:
@@ -162,14 +163,9 @@ def decode_moves(formula: ReachFormula, model: set[int]) -> list[int]:
         if formula.passes[ply] in model:
             moves.append(PASS)
         moves.append(next(s for s in range(64) if formula.moves[ply][s] in model))
+    if formula.final_pass in model:
+        moves.append(PASS)
     return moves
-
-
-def with_forced_pass(moves: list[int]) -> list[int]:
-    """`moves`, and a pass after them when the side to move then has no legal move but the other side has."""
-    end = replay(moves)
-    stuck = rules.legal_moves(end.player, end.opponent) == 0 and rules.legal_moves(end.opponent, end.player) != 0
-    return [*moves, PASS] if stuck else moves
 
 
 def solve_reach(

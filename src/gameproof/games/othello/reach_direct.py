@@ -67,6 +67,7 @@ class ReachFormula:
     passes: list[int]  # passes[t]: the side whose turn it is at ply t passes, and the other side moves
     stops: list[int]
     final_legal: list[int]  # final_legal[s]: s is a legal move in the final position (empty with `final`)
+    final_pass: int  # the side whose turn it is at the end passes; the count is the other side's
 
 
 @dataclass(frozen=True)
@@ -290,14 +291,15 @@ class _Builder:
         self.final_board = (mine, theirs)
         if self.final is not None:
             self.fix_final(mine, theirs, passes)
-            final_legal = []
+            final_legal, final_pass = [], false
         else:
-            _, _, _, _, final_legal = self.turn(mine, theirs, self.plies)
+            final_pass, _, _, _, final_legal = self.turn(mine, theirs, self.plies)
             self.at_least(final_legal, self.min_legal)
             if self.plies > 60 - self.min_legal:
                 # Redundant: N legal moves need N empty squares, so at most 60 - N discs were placed.
                 self.at_most([-stop for stop in stops], 60 - self.min_legal)
-        return ReachFormula(self.cnf, self.plies, self.min_legal, self.rule_set, moves, passes, stops, final_legal)
+        return ReachFormula(self.cnf, self.plies, self.min_legal, self.rule_set, moves, passes, stops, final_legal,
+                            final_pass)
 
     def exactly_one(self, lits: list[int]) -> None:
         open_lits = [lit for lit in lits if abs(lit) != self.true]
