@@ -244,6 +244,22 @@ def test_a_pass_within_eight_moves_is_impossible():
                 assert PASS in game.moves and game.strict
 
 
+def test_a_game_that_stops_where_a_side_must_pass_is_read_back_with_the_pass():
+    from gameproof.games.othello.reach import decode_moves
+    from gameproof.games.othello.reach_direct import encode_direct
+    from gameproof.logic.solvers import open_solver
+
+    formula = encode_direct(0, 10)
+    formula.cnf.add_clause([formula.stops[8]])  # the game ends after 8 moves...
+    formula.cnf.add_clause([formula.passes[8]])  # ...where the side whose turn it is has no move
+    with open_solver("cadical195") as solver:
+        solver.add(formula.cnf)
+        assert solver.solve() is True
+        moves = decode_moves(formula, solver.model())
+    game = replay(moves)
+    assert len(moves) == 9 and moves[-1] == PASS and game.strict and game.legal_move_count > 0
+
+
 @pytest.mark.parametrize("record", ["d3c3", "c4e3f6", "e6f4"])
 def test_positions_after_other_openings_are_reachable(record):
     # The f5 symmetry breaking applies to the legal-move question only, never to an exact position.

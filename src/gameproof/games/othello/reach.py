@@ -158,10 +158,10 @@ def decode_moves(formula: ReachFormula, model: set[int]) -> list[int]:
     and at the end when the count is the other side's)."""
     moves: list[int] = []
     for ply in range(formula.plies):
-        if formula.stops[ply] in model:
-            break
         if formula.passes[ply] in model:
             moves.append(PASS)
+        if formula.stops[ply] in model:
+            break  # after its pass, if any: the count is then the other side's
         moves.append(next(s for s in range(64) if formula.moves[ply][s] in model))
     if formula.final_pass in model:
         moves.append(PASS)
