@@ -228,6 +228,7 @@ class _Builder:
         return out
 
     def xor(self, a: int, b: int) -> int:
+        """A literal equal to `a` xor `b`."""
         true = self.true
         if abs(a) == true:
             return -b if a == true else b
@@ -288,7 +289,6 @@ class _Builder:
             moves.append(move)
             passes.append(pass_)
             stops.append(stop)
-        self.final_board = (mine, theirs)
         if self.final is not None:
             self.fix_final(mine, theirs, passes)
             final_legal, final_pass = [], false
@@ -351,7 +351,7 @@ class _Builder:
             self.clause(black_turn, theirs[s] if black else -theirs[s])
 
     def transition(self, mine, theirs, move, flips, stop):
-        """The next board: swapped sides after a move or pass; unchanged after a stop."""
+        """The next board, from the side whose turn comes next: swapped after a move; unchanged after a stop."""
         true, false = self.true, -self.true
         next_mine, next_theirs = [], []
         for s in range(64):
