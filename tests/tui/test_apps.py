@@ -33,6 +33,20 @@ def test_mnk_worker_labels_every_cell(screen):
     asyncio.run(scenario())
 
 
+def test_mnk_says_how_many_values_came_from_the_book(screen, tmp_path):
+    from gameproof.games.mnk import book
+
+    game = MnkGame(3, 3, 3, "misere")
+    book.build(game, 1, tmp_path / "m3.db")  # every position one move deep
+
+    async def scenario():
+        app = MnkApp(MnkSession(game), Oracle(tmp_path / "m3.db"))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            assert "value for X: draw  (9 of 9 from the book)" in "\n".join(screen(app))
+    asyncio.run(scenario())
+
+
 def test_mnk_keys_clicks_undo_and_perfect_play():
     async def scenario():
         app = mnk_app()

@@ -43,6 +43,11 @@ def test_oracle_answers_from_a_book(tmp_path):
     book.build(MISERE3, 2, path)
     oracle = Oracle(path)
     assert dict(oracle.move_values(MnkState(MISERE3, "a1"))) == dict(Oracle().move_values(MnkState(MISERE3, "a1")))
+    # The book holds the positions 2 plies deep: the children of "a1", not those of "a1 b2".
+    assert oracle.from_book(MnkState(MISERE3, "a1 b2"))
+    list(oracle.move_values(MnkState(MISERE3, "a1 b2")))
+    assert not oracle.from_book(MnkState(MISERE3, "a1 b2 c3"))
+    assert not Oracle().from_book(MnkState(MISERE3, "a1 b2"))
 
 
 def test_session_values_cursor_and_undo():

@@ -137,8 +137,18 @@ class MnkApp(App[None]):
             return ""
         done, total = len(session.values), len(session.state.legal_moves())
         progress = "" if done == total else f"  (solving: {done} of {total} moves proven)"
-        value = session.value
-        return f"value for {session.mover}: [b]{value or '…'}[/b]{progress}"
+        booked = self._moves_from_book()
+        source = f"  ({booked} of {done} from the book)" if booked else ""
+        return f"value for {session.mover}: [b]{session.value or '…'}[/b]{progress}{source}"
+
+    def _moves_from_book(self) -> int:
+        """How many of the move values shown were read from the book."""
+        child, count = self.session.state.copy(), 0
+        for move in self.session.values:
+            child.play(move)
+            count += self.oracle.from_book(child)
+            child.undo()
+        return count
 
     def _line_text(self) -> str:
         session = self.session

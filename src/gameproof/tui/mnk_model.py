@@ -44,6 +44,7 @@ class Oracle:
         self.book_path = book_path
         self.options = options
         self._known: dict[tuple[MnkGame, int], str] = {}
+        self._from_book: set[tuple[MnkGame, int]] = set()
         self._searches: dict[MnkGame, Search] = {}
         self._lock = threading.Lock()
 
@@ -54,8 +55,14 @@ class Oracle:
             if stop():
                 raise Cancelled
             entry = book.get(state.key) if book is not None else None
+            if entry is not None:
+                self._from_book.add(key)
             self._known[key] = entry.value if entry is not None else self._prove(state, stop)
         return self._known[key]
+
+    def from_book(self, state: MnkState) -> bool:
+        """Whether the value of ``state`` was read from the book (rather than proven here)."""
+        return (state.game, state.key) in self._from_book
 
     def _prove(self, state: MnkState, stop: StopCheck) -> str:
         """df-pn on one long-lived search per game, in short chunks so that the GIL and stop requests come round often."""
