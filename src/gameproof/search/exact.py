@@ -42,13 +42,16 @@ def terminal_value(result: int) -> str:
 
 def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_depth: int, max_moves: int,
           options: Options = Options(), with_moves: bool = True, max_positions: int | None = None,
-          progress: Callable[[int, int, int], None] | None = None) -> Solution:
+          progress: Callable[[int, int, int], None] | None = None, search: Search | None = None) -> Solution:
     """Solve the non-terminal position ``words`` exactly (optionally with every move's value).
 
     ``max_positions`` (a bound on the game's positions, if small) keeps the table from outgrowing it.
+    ``search`` continues an earlier search of the same game, whose table still holds what it proved.
     """
     start = time.perf_counter()
-    search = Search(kernels, tables, max_depth, max_moves, options, max_positions)
+    if search is None:
+        search = Search(kernels, tables, max_depth, max_moves, options, max_positions)
+    nodes_before = search.nodes
     me = int(kernels.mover(words))
     if with_moves:
         move_values = _move_values(search, kernels, tables, words, max_moves, me, progress)
@@ -58,7 +61,7 @@ def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_d
         value = LOSS
         if search.prove(words, me, True, progress):
             value = WIN if search.prove(words, me, False, progress) else DRAW_VALUE
-    return Solution(value, move_values, search.nodes, time.perf_counter() - start, search.tt_entries)
+    return Solution(value, move_values, search.nodes - nodes_before, time.perf_counter() - start, search.tt_entries)
 
 
 def _move_values(search: Search, kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, max_moves: int,

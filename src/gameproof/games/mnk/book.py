@@ -46,7 +46,7 @@ def _finished_entry(state: MnkState) -> Entry:
 
 def _solve_leaf(game_name: str, record: str, options: Options) -> Entry:
     state = MnkState(game_name, record)
-    solution = solve(state, options)
+    solution = solve(state, options, keep_table=True)  # leaves share much: one table per worker
     moves = {state.move_name(m): v for m, v in solution.moves.items()}
     return Entry(state.key, record, len(state.history), solution.value, moves, solution.nodes, solution.seconds)
 
