@@ -161,7 +161,8 @@ def test_cli_reach_json_and_exit_codes(capsys, tmp_path):
     assert main(["othello", "reach", "--legal-moves", "16", "--plies", "12", "--json", "--dimacs", str(cnf)]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["status"] == "sat" and payload["legal_move_count"] >= 16
-    assert set(payload) >= {"record", "ply", "variables", "clauses", "encode_seconds", "solve_seconds", "passes_allowed"}
+    assert set(payload) >= {"record", "ply", "variables", "clauses", "encode_seconds", "solve_seconds", "passes_allowed",
+                            "notes"}
     header = cnf.read_text().split("\n", 3)
     assert any(line.startswith(f"p cnf {payload['variables']} {payload['clauses']}") for line in header)
     assert main(["othello", "reach", "--legal-moves", "16", "--plies", "6"]) == 1

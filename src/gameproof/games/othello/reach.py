@@ -126,6 +126,7 @@ class ReachResult:
             "clauses": self.clauses,
             "encode_seconds": round(self.encode_seconds, 3),
             "solve_seconds": round(self.solve_seconds, 3),
+            "notes": self.notes,
         }
         if self.witness is not None:
             payload.update(
