@@ -214,3 +214,30 @@ def test_text_and_binary_drat_read_alike(tmp_path):
 def test_backends_without_proofs_say_so():
     with pytest.raises(BadInput, match="DRAT"):
         open_solver("kissat", proof=True)
+
+
+def test_a_race_of_solvers_answers_like_each_of_them():
+    assert resolve("race:kissat,cd19") == "race:kissat404,cadical195"
+    with open_solver("race:kissat404,cadical195") as racer:
+        racer.add(pigeons(5))
+        assert racer.solve() is False
+    satisfiable = Cnf(3)
+    for clause in ([1, 2], [-1, 3], [-2, -3], [-3, -1]):
+        satisfiable.add_clause(clause)
+    with open_solver("race:kissat404,cadical195,glucose4") as racer:
+        racer.add(satisfiable)
+        assert racer.solve() is True
+        model = racer.model()
+        assert all(any(lit in model for lit in clause) for clause in satisfiable.clauses())
+        assert racer.solve(assumptions=[1]) is False  # 1 forces 3, and then neither 2 nor 3 may hold
+
+
+@pytest.mark.parametrize("name", ["race:kissat404", "race:kissat404,ext:kissat", "race:kissat404,nope"])
+def test_a_race_needs_two_known_pysat_backends(name):
+    with pytest.raises(BadInput):
+        resolve(name)
+
+
+def test_a_race_writes_no_proof():
+    with pytest.raises(BadInput, match="DRAT"):
+        open_solver("race:kissat404,cadical195", proof=True)

@@ -90,8 +90,9 @@ def _positive_seconds(text: str) -> float:
 
 def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--solver", default=None,
-                        help="a PySAT backend or ext:BINARY (default kissat404, or cadical195 with --proof: "
-                        "Kissat is faster at finding games here but writes no DRAT proof)")
+                        help="a PySAT backend, ext:BINARY or race:A,B (default race:kissat404,cadical195, both "
+                        "at once on two cores; cadical195 with --proof, since neither a race nor PySAT's "
+                        "Kissat writes a DRAT proof)")
     parser.add_argument("--timeout", type=_positive_seconds, metavar="S", help="give up after S seconds of solving")
     parser.add_argument("--proof", metavar="OUT.drat",
                         help="write a DRAT proof of a refutation (checked when drat-trim is installed)")

@@ -1,16 +1,18 @@
 """SAT solvers by name: PySAT's backends in process, and external DIMACS solvers on PATH.
 
 ``open_solver("cadical195")`` (the default; aliases such as ``cd19`` work too), ``open_solver("kissat")``,
-``open_solver("ext:kissat")``. Every solver answers ``solve(assumptions, seconds)`` with True (satisfiable),
+``open_solver("ext:kissat")``, ``open_solver("race:kissat404,cadical195")`` (both at once, the first answer
+wins). Every solver answers ``solve(assumptions, seconds)`` with True (satisfiable),
 False (unsatisfiable) or None (the time ran out). Time limits on incremental PySAT backends are kept by
 solving in conflict-budget slices (PySAT's CaDiCaL cannot be interrupted from another thread); one-shot
-backends (Kissat, external binaries) run in a child process that is killed when the time is up.
+backends (Kissat, races, external binaries) run in child processes that are killed when the time is up.
 """
 
 from __future__ import annotations
 
 import functools
 import multiprocessing
+import multiprocessing.connection
 import os
 import shutil
 import subprocess
@@ -158,8 +160,8 @@ class OneShotSolver(Solver):
             os.unlink(self._proof_path)
 
 
-def _kissat_child(cnf: Cnf, units: list[int], pipe) -> None:
-    solver = PysatSolver(name="kissat404")
+def _solve_in_child(name: str, cnf: Cnf, units: list[int], pipe) -> None:
+    solver = PysatSolver(name=name)
     for clause in cnf.clauses():
         solver.add_clause(clause)
     for unit in units:
@@ -168,31 +170,54 @@ def _kissat_child(cnf: Cnf, units: list[int], pipe) -> None:
     pipe.send((answer, solver.get_model() if answer else None))
 
 
-class KissatSolver(OneShotSolver):
-    """PySAT's Kissat 4.0.4, run in a forked child so that a time limit can stop it."""
+def _race(names: Sequence[str], cnf: Cnf, units: list[int], seconds: float | None,
+          progress: Progress | None) -> tuple[bool | None, list[int] | None]:
+    """Solve in one forked child per backend; the first answer wins and the others are stopped."""
+    context = multiprocessing.get_context("fork")
+    children, pipes = [], []
+    try:
+        for name in names:
+            receive, send = context.Pipe(duplex=False)
+            child = context.Process(target=_solve_in_child, args=(name, cnf, units, send), daemon=True)
+            child.start()
+            send.close()
+            children.append(child)
+            pipes.append(receive)
+        began = time.monotonic()
+        while True:
+            left = None if seconds is None else seconds - (time.monotonic() - began)
+            if left is not None and left <= 0:
+                return None, None
+            ready = multiprocessing.connection.wait(pipes, timeout=1.0 if left is None else min(1.0, left))
+            if ready:
+                try:
+                    return ready[0].recv()
+                except EOFError:
+                    raise RuntimeError("a solver's child process died") from None
+            if progress is not None:
+                progress(time.monotonic() - began, -1)
+    finally:
+        for child in children:
+            child.kill()
+            child.join()
+        for pipe in pipes:
+            pipe.close()
+
+
+class RaceSolver(OneShotSolver):
+    """PySAT backends run side by side on the same clauses, each in a forked child (so a time limit
+    can stop them): ``kissat404`` alone, or a race such as ``race:kissat404,cadical195``, where the first
+    answer wins. A race uses one core per backend."""
 
     def __init__(self, name: str, proof: bool = False) -> None:
         if proof:
-            raise BadInput("solver kissat404 does not emit DRAT proofs in PySAT; use ext:kissat or cadical195")
+            raise BadInput(f"solver {name} does not emit DRAT proofs in PySAT; use ext:kissat or cadical195")
         super().__init__(name)
+        self.members = name.split(":", 1)[1].split(",") if name.startswith("race:") else [name]
 
     def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None,
               progress: Progress | None = None) -> bool | None:
-        context = multiprocessing.get_context("fork")
-        receive, send = context.Pipe(duplex=False)
-        child = context.Process(target=_kissat_child, args=(self._cnf, list(assumptions), send), daemon=True)
-        child.start()
-        send.close()
-        try:
-            if not receive.poll(seconds):
-                return None
-            answer, model = receive.recv()
-        except EOFError:
-            raise RuntimeError("the kissat child process died") from None
-        finally:
-            child.kill()
-            child.join()
-            receive.close()
+        answer, model = _race(self.members, self._cnf, list(assumptions), seconds, progress)
         self._model = set(model or ())
         return answer
 
@@ -257,11 +282,17 @@ def resolve(name: str) -> str:
     """The canonical solver name for ``name`` or an alias; BadInput listing the known names otherwise."""
     if name.startswith("ext:"):
         return name
+    if name.startswith("race:"):
+        members = [resolve(member) for member in name.split(":", 1)[1].split(",") if member]
+        if len(members) < 2 or any(member.startswith(("ext:", "race:")) for member in members):
+            raise BadInput(f"a race names two or more PySAT backends, such as race:kissat404,cadical195; got {name!r}")
+        return "race:" + ",".join(members)
     for canonical in pysat_backends():
         if name == canonical or name in getattr(SolverNames, canonical):
             return canonical
     known = ", ".join(pysat_backends())
-    raise BadInput(f"unknown solver {name!r}; known: {known}, or ext:BINARY for a DIMACS solver on PATH")
+    raise BadInput(f"unknown solver {name!r}; known: {known}, ext:BINARY for a DIMACS solver on PATH, "
+                   "or race:A,B to run several at once")
 
 
 def open_solver(name: str = DEFAULT_SOLVER, proof: bool = False) -> Solver:
@@ -269,6 +300,6 @@ def open_solver(name: str = DEFAULT_SOLVER, proof: bool = False) -> Solver:
     canonical = resolve(name)
     if canonical.startswith("ext:"):
         return ExternalSolver(canonical, proof)
-    if canonical in _ONE_SHOT:
-        return KissatSolver(canonical, proof)
+    if canonical in _ONE_SHOT or canonical.startswith("race:"):
+        return RaceSolver(canonical, proof)
     return IncrementalSolver(canonical, proof)

@@ -32,11 +32,14 @@ from gameproof.logic.drat import check_drat
 from gameproof.logic.harness import trace
 from gameproof.logic.solvers import DEFAULT_SOLVER, Progress, open_solver
 
-FINDING_SOLVER = "kissat404"  # several times faster here at finding games, but writes no DRAT proof
+# Kissat is usually the faster at finding games here, CaDiCaL at refuting, and either has bad runs:
+# by default both run at once (one core each) and the first answer counts. Neither writes a proof so.
+FINDING_SOLVER = "race:kissat404,cadical195"
 
 
 def choose_solver(solver: str | None, proof: object) -> str:
-    """The solver to use: the one named, else Kissat, or CaDiCaL when a DRAT proof is wanted."""
+    """The solver to use: the one named, else Kissat and CaDiCaL racing, or CaDiCaL alone when a DRAT
+    proof is wanted."""
     if solver is not None:
         return solver
     return DEFAULT_SOLVER if proof is not None else FINDING_SOLVER
