@@ -108,7 +108,7 @@ def _add_position_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_perft(args: argparse.Namespace) -> int:
-    from gameproof.games.othello.perft import perft, perft_divide
+    from gameproof.games.othello.perft import perft
     from gameproof.games.othello.position import Position
 
     if not 0 <= args.depth <= 60:

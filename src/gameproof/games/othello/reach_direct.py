@@ -352,7 +352,7 @@ class _Builder:
 
     def transition(self, mine, theirs, move, flips, stop):
         """The next board, from the side whose turn comes next: swapped after a move; unchanged after a stop."""
-        true, false = self.true, -self.true
+        false = -self.true
         next_mine, next_theirs = [], []
         for s in range(64):
             m, o, f, mv = mine[s], theirs[s], flips[s], move[s]
