@@ -152,29 +152,27 @@ def _describe(value: object) -> str:
 
 def and_(first: object, *rest: Callable[[], object]) -> Any:
     """``first and rest...``: short-circuits on concrete operands, ``&`` (or ite) on symbolic ones."""
-    value = first
-    for thunk in rest:
-        cond = truth(value)
-        if cond is False:
-            return value
-        if cond is True:
-            value = thunk()
-        else:
-            value = merge(cond, thunk(), value, "an `and` operand")
-    return value
+    return _connect(first, rest, decisive=False, what="an `and` operand")
 
 
 def or_(first: object, *rest: Callable[[], object]) -> Any:
     """``first or rest...``: short-circuits on concrete operands, ``|`` (or ite) on symbolic ones."""
+    return _connect(first, rest, decisive=True, what="an `or` operand")
+
+
+def _connect(first: object, rest: tuple[Callable[[], object], ...], decisive: bool, what: str) -> Any:
+    """and (decisive False) or or (decisive True): an operand whose truth is `decisive` is the result;
+    one whose truth is symbolic chooses by ite between itself and the rest."""
     value = first
     for thunk in rest:
         cond = truth(value)
-        if cond is True:
+        if cond is decisive:
             return value
-        if cond is False:
+        if isinstance(cond, bool):
             value = thunk()
         else:
-            value = merge(cond, value, thunk(), "an `or` operand")
+            later = thunk()
+            value = merge(cond, value, later, what) if decisive else merge(cond, later, value, what)
     return value
 
 
