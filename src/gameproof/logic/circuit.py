@@ -62,6 +62,14 @@ class Circuit:
         self.input_vars.append(var)
         return var << 1
 
+    def _intern(self, table: dict[int, int], key: int, kind: int, a: int, b: int, c: int) -> int:
+        """The gate stored under ``key`` in ``table``, created (as ``kind`` over a, b, c) if it is new."""
+        lit = table.get(key)
+        if lit is None:
+            lit = table[key] = len(self.gates) >> 1
+            self.gates += (kind, a, b, c)
+        return lit
+
     def and_(self, a: int, b: int) -> int:
         """Literal for ``a AND b``."""
         if a > b:
@@ -73,11 +81,7 @@ class Circuit:
         if a ^ b == 1:
             return FALSE
         key = a << _SHIFT | b
-        lit = self._and.get(key)
-        if lit is None:
-            lit = self._and[key] = len(self.gates) >> 1
-            self.gates += (AND, a, b, 0)
-        return lit
+        return self._intern(self._and, key, AND, a, b, 0)
 
     def or_(self, a: int, b: int) -> int:
         """Literal for ``a OR b``."""
@@ -95,11 +99,7 @@ class Circuit:
         if a == b:
             return flip
         key = a << _SHIFT | b
-        lit = self._xor.get(key)
-        if lit is None:
-            lit = self._xor[key] = len(self.gates) >> 1
-            self.gates += (XOR, a, b, 0)
-        return lit ^ flip
+        return self._intern(self._xor, key, XOR, a, b, 0) ^ flip
 
     def ite(self, c: int, t: int, e: int) -> int:
         """Literal for ``t if c else e``."""
@@ -123,11 +123,7 @@ class Circuit:
         t ^= flip
         e ^= flip
         key = (c << _SHIFT | t) << _SHIFT | e
-        lit = self._ite.get(key)
-        if lit is None:
-            lit = self._ite[key] = len(self.gates) >> 1
-            self.gates += (ITE, c, t, e)
-        return lit ^ flip
+        return self._intern(self._ite, key, ITE, c, t, e) ^ flip
 
     def xor3(self, a: int, b: int, c: int) -> int:
         """Literal for ``a XOR b XOR c`` (the sum of a full adder)."""
@@ -148,11 +144,7 @@ class Circuit:
         if b == c:
             return a ^ flip
         key = (a << _SHIFT | b) << _SHIFT | c
-        lit = self._xor3.get(key)
-        if lit is None:
-            lit = self._xor3[key] = len(self.gates) >> 1
-            self.gates += (XOR3, a, b, c)
-        return lit ^ flip
+        return self._intern(self._xor3, key, XOR3, a, b, c) ^ flip
 
     def maj(self, a: int, b: int, c: int) -> int:
         """Literal for the majority of ``a``, ``b``, ``c`` (the carry of a full adder)."""
@@ -174,11 +166,7 @@ class Circuit:
         if flip:
             a, b, c = a ^ 1, b ^ 1, c ^ 1
         key = (a << _SHIFT | b) << _SHIFT | c
-        lit = self._maj.get(key)
-        if lit is None:
-            lit = self._maj[key] = len(self.gates) >> 1
-            self.gates += (MAJ, a, b, c)
-        return lit ^ flip
+        return self._intern(self._maj, key, MAJ, a, b, c) ^ flip
 
     def and_all(self, lits: Iterable[int]) -> int:
         """Literal for the conjunction of ``lits`` (true when empty), built as a balanced tree."""
