@@ -133,13 +133,8 @@ def run_solve(args: argparse.Namespace) -> int:
     from gameproof.commands._output import console
 
     out = console()
-    out.print(f"{state.game.name}  after: {state.record or '(start)'}  to move: {'XO'[state.to_move]}")
-    out.print(str(state))
-    out.print(f"value for the player to move: [bold]{solution.value}[/bold]")
-    for value in ("win", "draw", "loss"):
-        squares = [name for name, v in moves.items() if v == value]
-        if squares:
-            out.print(f"  {value:<5} {' '.join(squares)}")
+    print_values(out, f"{state.game.name}  after: {state.record or '(start)'}  to move: {'XO'[state.to_move]}",
+                 state, solution.value, moves)
     out.print(f"{solution.nodes:,} nodes in {solution.seconds:.3f} s, {solution.tt_entries:,} TT entries")
     return 0
 
@@ -197,15 +192,20 @@ def run_book_query(args: argparse.Namespace) -> int:
         return 0
     from gameproof.commands._output import console
 
-    out = console()
-    out.print(f"{game.name}  after: {state.record or '(start)'}  ({answer.source})")
-    out.print(str(state))
-    out.print(f"value for the player to move: [bold]{answer.value}[/bold]")
-    for value in ("win", "draw", "loss"):
-        squares = [name for name, v in answer.moves.items() if v == value]
-        if squares:
-            out.print(f"  {value:<5} {' '.join(squares)}")
+    print_values(console(), f"{game.name}  after: {state.record or '(start)'}  ({answer.source})", state,
+                 answer.value, answer.moves)
     return 0
+
+
+def print_values(out, heading: str, state, value: str, moves: dict[str, str]) -> None:
+    """A position, its value for the player to move, and its moves grouped by value."""
+    out.print(heading)
+    out.print(str(state))
+    out.print(f"value for the player to move: [bold]{value}[/bold]")
+    for kind in ("win", "draw", "loss"):
+        squares = [name for name, v in moves.items() if v == kind]
+        if squares:
+            out.print(f"  {kind:<5} {' '.join(squares)}")
 
 
 def run_book_dump(args: argparse.Namespace) -> int:
