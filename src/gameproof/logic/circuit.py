@@ -25,6 +25,17 @@ MAJ = 5
 _SHIFT = 32  # literals are packed into table keys 32 bits apiece
 
 
+def _sorted3(a: int, b: int, c: int) -> tuple[int, int, int]:
+    """Three ints in increasing order (inputs are normalised that way before a gate is looked up)."""
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+        if a > b:
+            a, b = b, a
+    return a, b, c
+
+
 class Circuit:
     """Gates in one flat list, four ints per variable (kind, first, second, third input), hash-consed.
 
@@ -131,12 +142,7 @@ class Circuit:
         a &= -2
         b &= -2
         c &= -2
-        if a > b:
-            a, b = b, a
-        if b > c:
-            b, c = c, b
-            if a > b:
-                a, b = b, a
+        a, b, c = _sorted3(a, b, c)
         if a == 0:
             return self.xor(b, c) ^ flip
         if a == b:
@@ -148,12 +154,7 @@ class Circuit:
 
     def maj(self, a: int, b: int, c: int) -> int:
         """Literal for the majority of ``a``, ``b``, ``c`` (the carry of a full adder)."""
-        if a > b:
-            a, b = b, a
-        if b > c:
-            b, c = c, b
-            if a > b:
-                a, b = b, a
+        a, b, c = _sorted3(a, b, c)
         if a <= 1:
             return self.or_(b, c) if a else self.and_(b, c)
         if a == b or b == c:
