@@ -32,26 +32,57 @@ class _Uint64Literals(ast.NodeTransformer):
         return node
 
 
-def compile_rules(module: ModuleType) -> SimpleNamespace:
+def _rule_functions(module: ModuleType) -> list[Callable]:
+    """The functions a rule module defines with ``def`` (lambdas and imported functions are left out)."""
+    return [value for value in vars(module).values()
+            if inspect.isfunction(value) and value.__module__ == module.__name__ and value.__name__ != "<lambda>"]
+
+
+def _rebind(module: ModuleType, namespace: dict[str, object], transform: ast.NodeTransformer | None) -> dict[str, Callable]:
+    """Execute the source of each of `module`'s functions again in `namespace`; the new functions by name.
+
+    Line numbers and the file name are kept, so tracebacks and ``inspect.getsource`` still point at the rules."""
+    rebound = {}
+    for function in _rule_functions(module):
+        lines, first_line = inspect.getsourcelines(function)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+        ast.increment_lineno(tree, first_line - 1)
+        if transform is not None:
+            tree = ast.fix_missing_locations(transform.visit(tree))
+        exec(compile(tree, inspect.getsourcefile(function) or "<rules>", "exec"), namespace)
+        rebound[function.__name__] = namespace[function.__name__]
+    return rebound
+
+
+def bind_rules(module: ModuleType, constants: dict[str, int]) -> SimpleNamespace:
+    """`module`'s functions as plain Python, with the module constants in `constants` replaced.
+
+    A parametrised game (a board size, say) writes its rules once against module-level constants; this
+    gives the rules of one parameter set, to run on Python ints or on symbolic words."""
+    namespace: dict[str, object] = dict(vars(module))
+    namespace.update(constants)
+    return SimpleNamespace(**_rebind(module, namespace, None))
+
+
+def compile_rules(module: ModuleType, constants: dict[str, int] | None = None,
+                  entry_points: Iterable[str] = ()) -> SimpleNamespace:
     """numba-compiled (uint64) versions of every function defined in `module`, by name.
 
-    Integer constants defined at module level become ``np.uint64`` constants. Functions are compiled
-    lazily on first use with the argument types they receive (callers pass uint64), so a caller that
-    numba loads from its on-disk cache never recompiles them.
+    Integer constants defined at module level, and those in `constants` (which replace them), become
+    ``np.uint64`` constants. Functions are compiled lazily on first use with the argument types they
+    receive (callers pass uint64), so a caller that numba loads from its on-disk cache never recompiles
+    them. Helpers are inlined into their callers; the functions named in `entry_points` are not, so that
+    generic kernels may call them with ``f(*words)``.
     """
     namespace: dict[str, object] = {"_u64": np.uint64}
-    functions = []
-    for name, value in vars(module).items():
+    for name, value in [*vars(module).items(), *(constants or {}).items()]:
         if type(value) is int:
             namespace[name] = np.uint64(value & 0xFFFF_FFFF_FFFF_FFFF)
-        elif inspect.isfunction(value) and value.__module__ == module.__name__:
-            functions.append(value)
-    compiled = {}
-    for function in functions:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
-        tree = ast.fix_missing_locations(_Uint64Literals().visit(tree))
-        exec(compile(tree, inspect.getsourcefile(function) or "<rules>", "exec"), namespace)
-        compiled[function.__name__] = numba.njit(inline="always")(namespace[function.__name__])
+    entry_points = set(entry_points)
+    compiled = {name: numba.njit if name in entry_points else numba.njit(inline="always")
+                for name in (f.__name__ for f in _rule_functions(module))}
+    plain = _rebind(module, namespace, _Uint64Literals())
+    compiled = {name: decorate(plain[name]) for name, decorate in compiled.items()}
     namespace.update(compiled)
     return SimpleNamespace(**compiled)
 
@@ -94,22 +125,25 @@ def cached_kernel(depends_on: Iterable[ModuleType], parallel: bool = False) -> C
     return decorate
 
 
-def specialise(templates: Iterable[Callable], bindings: dict[str, Callable], depends_on: Iterable[ModuleType]
-               ) -> SimpleNamespace:
+def specialise(templates: Iterable[Callable], bindings: dict[str, Callable], depends_on: Iterable[ModuleType],
+               fingerprint: str = "") -> SimpleNamespace:
     """numba kernels (``njit(cache=True)``) made from the Python functions `templates`, with the global
     names in `bindings` bound to the given compiled functions.
 
     numba cannot cache a kernel that takes compiled functions as arguments, so an algorithm generic
     over a game writes those calls against global names and is compiled once per game here. Templates
     see each other (and themselves) by name, so they may recurse. The disk cache is keyed on the
-    sources of `depends_on` and on which functions were bound.
+    sources of `depends_on`, on which functions were bound and on `fingerprint` (what else the bound
+    functions depend on, such as the constants of a game's parameters). A bound function may carry its own
+    fingerprint in an attribute ``gameproof_fingerprint``.
     """
     templates = list(templates)
     first = templates[0]
     namespace = dict(first.__globals__)
     namespace.update(bindings)
-    bound = sorted(f"{name}={function.__module__}.{function.__name__}" for name, function in bindings.items())
-    fingerprint = source_fingerprint([inspect.getmodule(first), *depends_on]) + ";".join(bound)
+    bound = sorted(f"{name}={function.__module__}.{function.__name__}{getattr(function, 'gameproof_fingerprint', '')}"
+                   for name, function in bindings.items())
+    fingerprint = source_fingerprint([inspect.getmodule(first), *depends_on]) + ";".join(bound) + fingerprint
     compiled = {}
     for template in templates:
         lines, first_line = inspect.getsourcelines(template)

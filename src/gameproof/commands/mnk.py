@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from gameproof.commands._search import options_from_args, print_values, search_arguments, search_progress
 from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
     from gameproof.games.mnk.state import MnkGame
-    from gameproof.search.dfpn import Options
 
 EXIT_MISMATCH = 1
 
@@ -25,7 +24,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     _game_arguments(solve)
     solve.add_argument("--moves", default="", help='moves played so far, e.g. "b2 a1"')
     solve.add_argument("--value-only", action="store_true", help="skip the value of each move (faster when the mover wins)")
-    _search_arguments(solve)
+    search_arguments(solve)
     solve.set_defaults(handler=run_solve)
 
     book = sub.add_parser("book", help="opening books in SQLite: build, query, dump", description="Opening books: every symmetry-distinct position D plies deep solved, shallower ones backed up.")
@@ -35,7 +34,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     build.add_argument("--db", required=True, help="SQLite book file")
     build.add_argument("--depth", type=int, required=True, help="plies of the book's leaves")
     build.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
-    _search_arguments(build)
+    search_arguments(build)
     build.set_defaults(handler=run_book_build)
     query = book_sub.add_parser("query", help="value and move values of a position, from the book (df-pn beyond it)")
     query.add_argument("--db", required=True, help="SQLite book file")
@@ -68,51 +67,10 @@ def _game_arguments(parser: argparse.ArgumentParser, required: bool = True) -> N
     parser.set_defaults(variant="normal")
 
 
-def _search_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--tt-mb", type=float, default=128.0, help="transposition table memory in MiB (default 128)")
-    parser.add_argument("--no-wpns", action="store_true", help="plain proof numbers instead of weak proof numbers")
-    parser.add_argument("--epsilon", type=float, default=0.25, help="the 1+ε threshold trick (0 turns it off; default 0.25)")
-    parser.add_argument("--heuristic", type=int, default=16, metavar="W", help="fresh nodes start at 1 + W × threat count (0 turns it off; default 16)")
-    parser.add_argument("--brute-force", type=int, default=5, metavar="N", help="plain minimax at ≤ N empty squares (0 turns it off; default 5)")
-    parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
-    parser.add_argument("--quiet", action="store_true", help="no progress display")
-
-
 def game_from_args(args: argparse.Namespace) -> MnkGame:
     from gameproof.games.mnk.state import MnkGame
 
     return MnkGame(args.rows, args.cols, args.k, args.variant)
-
-
-def options_from_args(args: argparse.Namespace) -> Options:
-    from gameproof.search.dfpn import Options
-
-    if args.tt_mb <= 0 or args.epsilon < 0 or args.brute_force < 0 or args.heuristic < 0:
-        raise BadInput("--tt-mb must be positive; --epsilon, --heuristic and --brute-force must not be negative")
-    return Options(wpns=not args.no_wpns, epsilon=args.epsilon, heuristic=args.heuristic,
-                   brute_force=args.brute_force, tt_mb=args.tt_mb)
-
-
-@contextmanager
-def search_progress(quiet: bool) -> Iterator[Callable[[int, int, int], None] | None]:
-    """A progress callback (nodes, TT entries, TT capacity) drawing a spinner, nodes/s and TT fill on stderr."""
-    if quiet:
-        yield None
-        return
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    from gameproof.commands._output import progress_console
-
-    start = time.perf_counter()
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  console=progress_console(), transient=True) as bar:
-        task = bar.add_task("df-pn starting", total=None)
-
-        def update(nodes: int, entries: int, capacity: int) -> None:
-            rate = nodes / max(time.perf_counter() - start, 1e-9)
-            bar.update(task, description=f"df-pn {nodes:,} nodes  {rate:,.0f} nodes/s  TT {100 * entries / capacity:.0f}% full")
-
-        yield update
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -195,17 +153,6 @@ def run_book_query(args: argparse.Namespace) -> int:
     print_values(console(), f"{game.name}  after: {state.record or '(start)'}  ({answer.source})", state,
                  answer.value, answer.moves)
     return 0
-
-
-def print_values(out, heading: str, state, value: str, moves: dict[str, str]) -> None:
-    """A position, its value for the player to move, and its moves grouped by value."""
-    out.print(heading)
-    out.print(str(state))
-    out.print(f"value for the player to move: [bold]{value}[/bold]")
-    for kind in ("win", "draw", "loss"):
-        squares = [name for name, v in moves.items() if v == kind]
-        if squares:
-            out.print(f"  {kind:<5} {' '.join(squares)}")
 
 
 def run_book_dump(args: argparse.Namespace) -> int:

@@ -1,26 +1,115 @@
-"""Games by name: ``othello``, ``mnk:3,3,3``, ``mnk-misere:5,5,3``, ``mnk-notakto:3,3,3``.
+"""Games by name, from their declarations: ``connect4:7,6``, ``othello:6``, … and games from elsewhere.
 
-``start_position(name)`` returns the initial position of a game as a :class:`GameState`, so that
-algorithms written against the protocol (perft, df-pn, books, the TUI) can take any game.
+Built-in games are the :class:`~gameproof.games.declaration.GameSpec` objects named ``GAME`` (or listed in
+``GAMES``) in the modules of :data:`BUILTIN`. An installed package adds games through the entry-point group
+``gameproof.games`` (each entry a GameSpec, or a module holding ``GAME``/``GAMES``), and a game can be
+loaded straight from its file: ``path/to/game.py`` or ``path/to/game.py:PARAMS``.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sys
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from types import ModuleType
+
 from gameproof.errors import BadInput
+from gameproof.games.declaration import GameSpec
+from gameproof.games.game import Game
 from gameproof.games.protocol import GameState
 
-EXAMPLES = ("othello", "mnk:3,3,3", "mnk-misere:4,4,3", "mnk-notakto:3,3,3")
+BUILTIN = ("gameproof.games.connect4", "gameproof.games.othello.rules")
+ENTRY_POINT_GROUP = "gameproof.games"
+#: Games with their own classes (not yet declared from rules), by name prefix.
+_LEGACY_PREFIXES = ("mnk", "notakto")
+EXAMPLES = ("othello", "mnk:3,3,3", "mnk-misere:4,4,3", "mnk-notakto:3,3,3", "connect4:5,4", "othello:4")
+
+
+def _declared_in(module: ModuleType) -> list[GameSpec]:
+    if isinstance(getattr(module, "GAMES", None), (tuple, list)):
+        return list(module.GAMES)
+    if isinstance(getattr(module, "GAME", None), GameSpec):
+        return [module.GAME]
+    return []
+
+
+@cache
+def specs() -> dict[str, GameSpec]:
+    """Every known game by name and alias: the built-ins, then those of installed packages."""
+    found: dict[str, GameSpec] = {}
+    for module_name in BUILTIN:
+        for spec in _declared_in(importlib.import_module(module_name)):
+            found[spec.name] = spec
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            loaded = entry.load()
+        except Exception as error:  # a broken plug-in must not break the built-in games
+            print(f"gameproof: warning: game plug-in {entry.name!r} failed to load: {error}", file=sys.stderr)
+            continue
+        for spec in [loaded] if isinstance(loaded, GameSpec) else _declared_in(loaded):
+            found.setdefault(spec.name, spec)
+    for spec in list(found.values()):
+        for alias in spec.aliases:
+            found.setdefault(alias, spec)
+    return found
+
+
+def _from_file(path: Path) -> list[GameSpec]:
+    module_name = f"_gameproof_game_{abs(hash(str(path.resolve())))}"
+    module = sys.modules.get(module_name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            raise BadInput(f"cannot import {path}: not a Python file")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BadInput:
+            raise
+        except Exception as error:
+            del sys.modules[module_name]
+            raise BadInput(f"cannot import {path}: {type(error).__name__}: {error}") from None
+    declared = _declared_in(module)
+    if not declared:
+        raise BadInput(f"{path} declares no game (a GameSpec named GAME, or a list GAMES)")
+    return declared
+
+
+@cache
+def load_game(name: str) -> Game:
+    """The game called `name` (``connect4:6,5``; the defaults when no parameters are given), or one
+    declared in a file (``my_game.py`` or ``my_game.py:PARAMS``)."""
+    text = name.strip()
+    base, _, parameters = text.partition(":")
+    if base.endswith(".py"):
+        path = Path(base)
+        if not path.is_file():
+            raise BadInput(f"no such game file: {base}")
+        spec = _from_file(path)[0]
+    else:
+        spec = specs().get(base.lower())
+        if spec is None:
+            raise BadInput(f"unknown game {name!r}; known: {', '.join(known_names())} (see `gameproof games`)")
+    return Game(spec, spec.parse_parameters(parameters))
+
+
+def known_names() -> list[str]:
+    """Every game's name with its parameters, e.g. ``connect4:W,H``, the older m,n,k forms included."""
+    declared = {spec.usage for spec in specs().values()}
+    return sorted(declared | {"mnk:R,C,K", "mnk-misere:R,C,K", "mnk-notakto:R,C,K"})
 
 
 def start_position(name: str) -> GameState:
     """The initial position of the game called `name`."""
     text = name.strip().lower()
-    if text == "othello":
-        from gameproof.games.othello.position import Position
-
-        return Position.start()
-    if text.startswith(("mnk", "notakto")):
+    if text.startswith(_LEGACY_PREFIXES):
         from gameproof.games.mnk.state import MnkGame
 
         return MnkGame.from_name(text).start()
-    raise BadInput(f"unknown game {name!r}; known: othello, mnk:R,C,K, mnk-misere:R,C,K, mnk-notakto:R,C,K")
+    from gameproof.games.state import RulesState
+
+    return RulesState(load_game(text))

@@ -19,3 +19,15 @@ def perft(state: GameState, depth: int) -> int:
         total += perft(state, depth - 1)
         state.undo()
     return total
+
+
+def fast_perft(state, depth: int, count_finished: bool = False) -> int:
+    """Perft of a declared game's position (:class:`~gameproof.games.state.RulesState`) by the numba kernel
+    derived from its rules: a pass is a ply; a game that ends sooner counts as a path only with
+    `count_finished`."""
+    import numpy as np
+
+    if depth == 0:
+        return 1
+    words = tuple(np.uint64(word) for word in state.words)
+    return int(state.game.perft_kernel(words, np.int64(depth), count_finished, True))

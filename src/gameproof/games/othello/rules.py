@@ -8,25 +8,54 @@ three ways: on plain Python ints (the readable definition), compiled with numba 
 A position is a pair of bitboards ``(player, opponent)`` seen from the side to move; bit ``i`` is
 square ``a1 + i`` in row-major order (a1 = 0, h1 = 7, a2 = 8, …, h8 = 63). A move is a word with
 exactly one bit set.
+
+The constants below are the 8×8 board's; :func:`constants` gives those of an n×n board (n = 4, 6, 8),
+whose square (row, col) is bit ``n·row + col``, and the declaration at the end registers the game
+``othello:N`` built from these same functions.
 """
 
+import sys
+
+from gameproof.errors import BadInput
+from gameproof.games.declaration import DRAW, LOSS, ONGOING, WIN, Board, GameSpec, Parameter
+
 M64 = 0xFFFF_FFFF_FFFF_FFFF
+N = 8  # squares along a side
+BOARD = M64  # every square
+FILE_A = 0x0101_0101_0101_0101  # one bit on each row
 INNER_FILES = 0x7E7E_7E7E_7E7E_7E7E  # files b..g
 
 START_BLACK = 0x0000_0008_1000_0000  # e4, d5
 START_WHITE = 0x0000_0010_0800_0000  # d4, e5
 
 
+def constants(n):
+    """The module constants for an n×n board (n even, 4..8): the start has the four centre squares."""
+    if n % 2 or not 4 <= n <= 8:
+        raise BadInput(f"othello:{n} is not playable: the board side must be 4, 6 or 8")
+    file_a = sum(1 << (n * row) for row in range(n))
+    half = n // 2
+
+    def square(row, col):
+        return 1 << (n * row + col)
+
+    return {"N": n, "BOARD": (1 << (n * n)) - 1, "FILE_A": file_a,
+            "INNER_FILES": file_a * (((1 << n) - 1) & ~1 & ~(1 << (n - 1))),
+            "START_BLACK": square(half - 1, half) | square(half, half - 1),
+            "START_WHITE": square(half - 1, half - 1) | square(half, half)}
+
+
 # Shifts by n squares in each of the eight directions; bits leaving the board (or wrapping
 # around a file edge) vanish. "Higher" directions move toward higher bit indices.
 def files_from(n):
-    """Mask of the files n..h (n = 0..7)."""
-    return ((0xFF << n) & 0xFF) * 0x0101_0101_0101_0101
+    """Mask of the files n.. to the last (n = 0..N-1)."""
+    row = (1 << N) - 1
+    return ((row << n) & row) * FILE_A
 
 
 def files_up_to(n):
-    """Mask of the files a..h-n (n = 0..7)."""
-    return (0xFF >> n) * 0x0101_0101_0101_0101
+    """Mask of the files a.. to the last but n (n = 0..N-1)."""
+    return (((1 << N) - 1) >> n) * FILE_A
 
 
 def step_east(x, n):
@@ -34,15 +63,15 @@ def step_east(x, n):
 
 
 def step_north(x, n):
-    return (x << (8 * n)) & M64
+    return (x << (N * n)) & BOARD
 
 
 def step_north_east(x, n):
-    return (x << (9 * n)) & files_from(n)
+    return (x << ((N + 1) * n)) & files_from(n) & BOARD
 
 
 def step_north_west(x, n):
-    return (x << (7 * n)) & files_up_to(n)
+    return (x << ((N - 1) * n)) & files_up_to(n) & BOARD
 
 
 def step_west(x, n):
@@ -50,20 +79,20 @@ def step_west(x, n):
 
 
 def step_south(x, n):
-    return x >> (8 * n)
+    return x >> (N * n)
 
 
 def step_south_west(x, n):
-    return (x >> (9 * n)) & files_up_to(n)
+    return (x >> ((N + 1) * n)) & files_up_to(n)
 
 
 def step_south_east(x, n):
-    return (x >> (7 * n)) & files_from(n)
+    return (x >> ((N - 1) * n)) & files_from(n)
 
 
 def shift_up(x, n):
-    """`x` moved n bit positions toward higher squares; bits past h8 vanish (files may wrap)."""
-    return (x << n) & M64
+    """`x` moved n bit positions toward higher squares; bits past the last square vanish (files may wrap)."""
+    return (x << n) & BOARD
 
 
 def shift_down(x, n):
@@ -87,19 +116,19 @@ def moves_along(shift, n, player, opponent, empty):
 
 def legal_moves(player, opponent):
     """Bitboard of the legal moves of the side to move (before any pass)."""
-    empty = ~(player | opponent) & M64
+    empty = ~(player | opponent) & BOARD
     inner = opponent & INNER_FILES
     # A move at s captures toward direction d when a run from s along d ends on a player disc,
     # i.e. a run from a player disc along the opposite direction reaches s.
     return (
         moves_along(shift_up, 1, player, inner, empty)  # from a player disc eastward
         | moves_along(shift_down, 1, player, inner, empty)  # westward
-        | moves_along(shift_up, 8, player, opponent, empty)  # northward
-        | moves_along(shift_down, 8, player, opponent, empty)  # southward
-        | moves_along(shift_up, 9, player, inner, empty)  # north-east
-        | moves_along(shift_down, 9, player, inner, empty)  # south-west
-        | moves_along(shift_up, 7, player, inner, empty)  # north-west
-        | moves_along(shift_down, 7, player, inner, empty)  # south-east
+        | moves_along(shift_up, N, player, opponent, empty)  # northward
+        | moves_along(shift_down, N, player, opponent, empty)  # southward
+        | moves_along(shift_up, N + 1, player, inner, empty)  # north-east
+        | moves_along(shift_down, N + 1, player, inner, empty)  # south-west
+        | moves_along(shift_up, N - 1, player, inner, empty)  # north-west
+        | moves_along(shift_down, N - 1, player, inner, empty)  # south-east
     )
 
 
@@ -122,12 +151,12 @@ def flips(player, opponent, move):
     return (
         flips_along(shift_up, 1, player, inner, move)
         | flips_along(shift_down, 1, player, inner, move)
-        | flips_along(shift_up, 8, player, opponent, move)
-        | flips_along(shift_down, 8, player, opponent, move)
-        | flips_along(shift_up, 9, player, inner, move)
-        | flips_along(shift_down, 9, player, inner, move)
-        | flips_along(shift_up, 7, player, inner, move)
-        | flips_along(shift_down, 7, player, inner, move)
+        | flips_along(shift_up, N, player, opponent, move)
+        | flips_along(shift_down, N, player, opponent, move)
+        | flips_along(shift_up, N + 1, player, inner, move)
+        | flips_along(shift_down, N + 1, player, inner, move)
+        | flips_along(shift_up, N - 1, player, inner, move)
+        | flips_along(shift_down, N - 1, player, inner, move)
     )
 
 
@@ -153,3 +182,52 @@ def after_move(player, opponent, move):
 def is_game_over(player, opponent):
     """True when neither side has a legal move."""
     return (legal_moves(player, opponent) | legal_moves(opponent, player)) == 0
+
+
+# --- the game protocol (gameproof.games.declaration) ------------------------------------------------
+
+
+def start():
+    return START_BLACK, START_WHITE
+
+
+def legal(player, opponent):
+    return legal_moves(player, opponent)
+
+
+def play(player, opponent, move):
+    return after_move(player, opponent, move)
+
+
+def pass_turn(player, opponent):
+    return opponent, player
+
+
+def result(player, opponent):
+    """With no legal move: the side to move passes while the other side can move; else the game is over
+    and more discs win."""
+    if legal_moves(opponent, player) != 0:
+        return ONGOING
+    mine, theirs = popcount(player), popcount(opponent)
+    if mine > theirs:
+        return WIN
+    if mine < theirs:
+        return LOSS
+    return DRAW
+
+
+def estimate(player, opponent):
+    """Mobility: the legal moves of each side."""
+    return popcount(legal_moves(player, opponent)), popcount(legal_moves(opponent, player))
+
+
+GAME = GameSpec(
+    name="othello",
+    rules=sys.modules[__name__],
+    summary="Othello (Reversi) on an n×n board, n = 4, 6, 8; black (X) moves first",
+    parameters=(Parameter("n", 8, 4, 8, "squares along a side"),),
+    constants=constants,
+    board=lambda n: Board(rows=n, cols=n),
+    player_names=("black", "white"),
+    aliases=("reversi",),
+)

@@ -1,0 +1,66 @@
+"""Arguments, progress and output shared by the commands that search a game with df-pn."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from gameproof.errors import BadInput
+
+if TYPE_CHECKING:
+    from gameproof.search.dfpn import Options
+
+
+def search_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tt-mb", type=float, default=128.0, help="transposition table memory in MiB (default 128)")
+    parser.add_argument("--no-wpns", action="store_true", help="plain proof numbers instead of weak proof numbers")
+    parser.add_argument("--epsilon", type=float, default=0.25, help="the 1+ε threshold trick (0 turns it off; default 0.25)")
+    parser.add_argument("--heuristic", type=int, default=16, metavar="W", help="fresh nodes start at 1 + W × threat count (0 turns it off; default 16)")
+    parser.add_argument("--brute-force", type=int, default=5, metavar="N", help="plain minimax at ≤ N empty squares (0 turns it off; default 5)")
+    parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    parser.add_argument("--quiet", action="store_true", help="no progress display")
+
+
+def options_from_args(args: argparse.Namespace) -> Options:
+    from gameproof.search.dfpn import Options
+
+    if args.tt_mb <= 0 or args.epsilon < 0 or args.brute_force < 0 or args.heuristic < 0:
+        raise BadInput("--tt-mb must be positive; --epsilon, --heuristic and --brute-force must not be negative")
+    return Options(wpns=not args.no_wpns, epsilon=args.epsilon, heuristic=args.heuristic,
+                   brute_force=args.brute_force, tt_mb=args.tt_mb)
+
+
+@contextmanager
+def search_progress(quiet: bool) -> Iterator[Callable[[int, int, int], None] | None]:
+    """A progress callback (nodes, TT entries, TT capacity) drawing a spinner, nodes/s and TT fill on stderr."""
+    if quiet:
+        yield None
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from gameproof.commands._output import progress_console
+
+    start = time.perf_counter()
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=progress_console(), transient=True) as bar:
+        task = bar.add_task("df-pn starting", total=None)
+
+        def update(nodes: int, entries: int, capacity: int) -> None:
+            rate = nodes / max(time.perf_counter() - start, 1e-9)
+            bar.update(task, description=f"df-pn {nodes:,} nodes  {rate:,.0f} nodes/s  TT {100 * entries / capacity:.0f}% full")
+
+        yield update
+
+
+def print_values(out, heading: str, state, value: str, moves: dict[str, str]) -> None:
+    """A position, its value for the player to move, and its moves grouped by value."""
+    out.print(heading)
+    out.print(str(state))
+    out.print(f"value for the player to move: [bold]{value}[/bold]")
+    for kind in ("win", "draw", "loss"):
+        squares = [name for name, v in moves.items() if v == kind]
+        if squares:
+            out.print(f"  {kind:<5} {' '.join(squares)}")

@@ -1,0 +1,118 @@
+"""`gameproof games`, `gameproof solve GAME`, `gameproof perft GAME DEPTH`: commands over every declared game."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from gameproof.commands._search import options_from_args, print_values, search_arguments, search_progress
+from gameproof.errors import BadInput
+
+GAME_HELP = "a game name such as connect4:6,5 or othello:6 (see `gameproof games`), or FILE.py[:PARAMS]"
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    listing = commands.add_parser("games", help="list the games every generic command takes",
+                                  description="The declared games: built in, from installed packages (entry-point "
+                                  "group gameproof.games), with their parameters and defaults.")
+    listing.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    listing.set_defaults(handler=run_games)
+
+    solve = commands.add_parser("solve", help="exact value of a position of any game, and of each move (df-pn)",
+                                description="Exact value (win/draw/loss for the side to move) of a position of any "
+                                "declared game, and the value of every legal move, by df-pn over kernels derived from "
+                                "the game's rules.")
+    solve.add_argument("game", metavar="GAME", help=GAME_HELP)
+    solve.add_argument("--moves", default="", help='moves played so far, e.g. "d c d" (Connect Four) or "c4 e3"')
+    solve.add_argument("--value-only", action="store_true", help="skip the value of each move (faster when the mover wins)")
+    search_arguments(solve)
+    solve.set_defaults(handler=run_solve)
+
+    perft = commands.add_parser("perft", help="count the move paths of a given depth, for any game",
+                                description="Perft: move paths of exactly DEPTH plies from a position, counted by the "
+                                "numba kernel derived from the game's rules. A pass is a ply; games that end sooner "
+                                "are not counted (--count-finished counts each as one path).")
+    perft.add_argument("game", metavar="GAME", help=GAME_HELP)
+    perft.add_argument("depth", type=int, metavar="DEPTH")
+    perft.add_argument("--moves", default="", help="moves played first")
+    perft.add_argument("--count-finished", action="store_true", help="a game that ends before DEPTH counts as one path")
+    perft.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    perft.set_defaults(handler=run_perft)
+
+
+def run_games(args: argparse.Namespace) -> int:
+    from gameproof.games.registry import specs
+
+    rows = []
+    for name, spec in sorted(specs().items()):
+        if name != spec.name:
+            continue
+        rows.append({"name": spec.name, "usage": spec.usage, "example": spec.example, "summary": spec.summary,
+                     "aliases": list(spec.aliases),
+                     "parameters": [{"name": p.name, "default": p.default, "min": p.minimum, "max": p.maximum,
+                                     "help": p.help} for p in spec.parameters]})
+    if args.json:
+        from gameproof.commands._output import print_json
+
+        print_json({"games": rows})
+        return 0
+    from gameproof.commands._output import console
+
+    out = console()
+    for row in rows:
+        out.print(f"[bold]{row['usage']:<16}[/bold] {row['summary']}  (default {row['example']})")
+    out.print("m,n,k games keep their own command: gameproof mnk --help")
+    return 0
+
+
+def _state(args: argparse.Namespace):
+    from gameproof.games.registry import load_game
+    from gameproof.games.state import RulesState
+
+    return RulesState(load_game(args.game), args.moves)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    from gameproof.search.solve import solve
+
+    state = _state(args)
+    options = options_from_args(args)
+    with search_progress(args.quiet or args.json) as progress:
+        solution = solve(state, options, with_moves=not args.value_only, progress=progress)
+    moves = {state.move_name(m): v for m, v in solution.moves.items()}
+    names = state.game.spec.player_names
+    if args.json:
+        from gameproof.commands._output import print_json
+
+        print_json({"game": state.game.name, "played": state.record, "to_move": names[state.to_move],
+                    "value": solution.value, "moves": moves, "nodes": solution.nodes,
+                    "seconds": round(solution.seconds, 6), "tt_entries": solution.tt_entries})
+        return 0
+    from gameproof.commands._output import console
+
+    out = console()
+    print_values(out, f"{state.game.name}  after: {state.record or '(start)'}  to move: {names[state.to_move]}",
+                 state, solution.value, moves)
+    out.print(f"{solution.nodes:,} nodes in {solution.seconds:.3f} s, {solution.tt_entries:,} TT entries")
+    return 0
+
+
+def run_perft(args: argparse.Namespace) -> int:
+    from gameproof.search.perft import fast_perft
+
+    if args.depth < 0:
+        raise BadInput("perft depth must be >= 0")
+    state = _state(args)
+    started = time.perf_counter()
+    paths = fast_perft(state, args.depth, count_finished=args.count_finished)
+    seconds = time.perf_counter() - started
+    if args.json:
+        from gameproof.commands._output import print_json
+
+        print_json({"game": state.game.name, "played": state.record, "depth": args.depth, "paths": paths,
+                    "count_finished": args.count_finished, "seconds": round(seconds, 6)})
+        return 0
+    from gameproof.commands._output import console
+
+    console().print(f"{state.game.name} perft({args.depth}) = {paths}  [{seconds:.3f} s]")
+    return 0

@@ -1,0 +1,205 @@
+"""What a game declares about itself, beside its rules: name, parameters, board, symmetries, notation.
+
+A game is one module of plain Python over ints (see ``docs/new_game.md``). Its rule functions see the
+position as a few 64-bit words, each a set of board cells (bit ``board.bit(row, col)``), and are:
+
+- ``start()``: the words of the first position (the first player to move);
+- ``legal(*words)``: the legal moves of the side to move as a bitmask (bit ``i`` is move ``i``, usually
+  the cell the move is played on); 0 when the game is over or the side to move must pass;
+- ``play(*words, move)``: the words after the side to move plays the one-bit word ``move``;
+- ``result(*words)``: called when ``legal`` is 0: :data:`WIN`, :data:`LOSS` or :data:`DRAW` for the side
+  to move, or :data:`ONGOING` when it must pass;
+- optionally ``pass_turn(*words)``: the words after the side to move passes (games with passes);
+- optionally ``estimate(*words)``: two counts, the first favouring the side to move and the second the
+  other side, that make proof-number search try promising moves first.
+
+A :class:`GameSpec` names these rules and adds what cannot be derived from them; everything else
+(numba kernels, df-pn, perft, a :class:`~gameproof.games.state.RulesState` for the CLI and TUI, SVG)
+is derived from the two.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+
+from gameproof.errors import BadInput
+
+#: Values of ``result(*words)`` for the side to move.
+ONGOING, WIN, LOSS, DRAW = 0, 1, 2, 3
+#: The move number of a pass (moves 0..63 are bits of ``legal``).
+PASS = 64
+#: The most state words a game may have.
+MAX_WORDS = 4
+
+
+class Symmetry(enum.Enum):
+    """A symmetry of a rectangular board, as a map of (row, col); the last four need a square board."""
+
+    IDENTITY = "identity"
+    MIRROR_COLS = "mirror-cols"  # left-right
+    MIRROR_ROWS = "mirror-rows"  # top-bottom
+    ROTATE_180 = "rotate-180"
+    TRANSPOSE = "transpose"
+    ROTATE_90 = "rotate-90"
+    ROTATE_270 = "rotate-270"
+    ANTI_TRANSPOSE = "anti-transpose"
+
+    @property
+    def needs_square(self) -> bool:
+        return self in (Symmetry.TRANSPOSE, Symmetry.ROTATE_90, Symmetry.ROTATE_270, Symmetry.ANTI_TRANSPOSE)
+
+    def apply(self, row: int, col: int, rows: int, cols: int) -> tuple[int, int]:
+        """Where the cell (row, col) of a rows × cols board goes."""
+        last_row, last_col = rows - 1, cols - 1
+        return {
+            Symmetry.IDENTITY: (row, col),
+            Symmetry.MIRROR_COLS: (row, last_col - col),
+            Symmetry.MIRROR_ROWS: (last_row - row, col),
+            Symmetry.ROTATE_180: (last_row - row, last_col - col),
+            Symmetry.TRANSPOSE: (col, row),
+            Symmetry.ROTATE_90: (col, last_row - row),
+            Symmetry.ROTATE_270: (last_col - col, row),
+            Symmetry.ANTI_TRANSPOSE: (last_col - col, last_row - row),
+        }[self]
+
+
+#: Every symmetry of a square board (a rectangular board keeps the first four).
+ALL_SYMMETRIES = tuple(Symmetry)
+
+
+class Notation(enum.Enum):
+    """How moves are named: by cell (``c4``) or, for games that drop a piece into a column, by column (``c``)."""
+
+    CELL = "cell"
+    COLUMN = "column"
+
+
+@dataclass(frozen=True)
+class Board:
+    """A rows × cols board whose cell (row, col) is bit ``row * row_stride + col * col_stride`` of a word.
+
+    Row 0 is drawn at the bottom and named 1; column 0 is named ``a``.
+    """
+
+    rows: int
+    cols: int
+    row_stride: int = 0  # 0: cols (row-major, dense)
+    col_stride: int = 1
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.rows <= 26 and 1 <= self.cols <= 26):
+            raise BadInput(f"a board needs 1..26 rows and columns, not {self.rows}x{self.cols}")
+        if max(self.bit(r, c) for r in range(self.rows) for c in range(self.cols)) > 63:
+            raise BadInput(f"a {self.rows}x{self.cols} board does not fit in a 64-bit word")
+
+    def bit(self, row: int, col: int) -> int:
+        return row * (self.row_stride or self.cols) + col * self.col_stride
+
+    @property
+    def cells(self) -> list[int]:
+        """Bits of the cells, row by row from a1."""
+        return [self.bit(r, c) for r in range(self.rows) for c in range(self.cols)]
+
+    @property
+    def mask(self) -> int:
+        return sum(1 << bit for bit in self.cells)
+
+    def place(self, bit: int) -> tuple[int, int]:
+        """(row, col) of a cell's bit; BadInput for a bit that is no cell."""
+        for r in range(self.rows):
+            for c in range(self.cols):
+                if self.bit(r, c) == bit:
+                    return r, c
+        raise BadInput(f"bit {bit} is not a cell of the {self.rows}x{self.cols} board")
+
+    def cell_name(self, bit: int) -> str:
+        row, col = self.place(bit)
+        return f"{chr(ord('a') + col)}{row + 1}"
+
+    def parse_cell(self, text: str) -> int:
+        """Bit of an ``a1``-style cell name; BadInput when it is off the board."""
+        text = text.strip().lower()
+        if len(text) >= 2 and text[0].isalpha() and text[1:].isdigit():
+            col, row = ord(text[0]) - ord("a"), int(text[1:]) - 1
+            if 0 <= col < self.cols and 0 <= row < self.rows:
+                return self.bit(row, col)
+        raise BadInput(f"{text!r} is not a cell of a {self.rows}x{self.cols} board "
+                       f"(a1..{chr(ord('a') + self.cols - 1)}{self.rows})")
+
+    def permutation(self, symmetry: Symmetry) -> dict[int, int]:
+        """Cell bit -> cell bit under `symmetry`."""
+        return {self.bit(r, c): self.bit(*symmetry.apply(r, c, self.rows, self.cols))
+                for r in range(self.rows) for c in range(self.cols)}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One integer parameter of a game, given in its name (``connect4:7,6``)."""
+
+    name: str
+    default: int
+    minimum: int = 1
+    maximum: int = 64
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game's declaration: the rules module plus what cannot be derived from it.
+
+    ``constants(**parameters)`` gives the module constants the rules see for one parameter set (it
+    raises BadInput for a combination it cannot play); ``board(**parameters)`` the board.
+    ``perspective``: the first two words are the side to move's pieces and the other side's, so every
+    move swaps their roles; otherwise words are absolute and the side to move alternates. ``pieces``
+    draws the pieces of each (absolute) word; ``move_order`` optionally ranks cells for search (first
+    tried first), given the parameters.
+    """
+
+    name: str
+    rules: ModuleType
+    summary: str
+    parameters: tuple[Parameter, ...] = ()
+    constants: Callable[..., dict[str, int]] = field(default=lambda **_: {})
+    board: Callable[..., Board] = field(default=lambda **_: Board(8, 8))
+    symmetries: tuple[Symmetry, ...] = ALL_SYMMETRIES
+    perspective: bool = True
+    notation: Notation = Notation.CELL
+    pieces: str = "XO"
+    player_names: tuple[str, str] = ("X", "O")
+    move_order: Callable[..., list[int]] | None = None
+    aliases: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for required in ("start", "legal", "play", "result"):
+            if not callable(getattr(self.rules, required, None)):
+                raise TypeError(f"game {self.name!r}: its rules module {self.rules.__name__} has no function {required}()")
+
+    @property
+    def usage(self) -> str:
+        """The name with its parameters, e.g. ``connect4:W,H``."""
+        if not self.parameters:
+            return self.name
+        return f"{self.name}:{','.join(p.name.upper() for p in self.parameters)}"
+
+    @property
+    def example(self) -> str:
+        """The name with default parameters, e.g. ``connect4:7,6``."""
+        if not self.parameters:
+            return self.name
+        return f"{self.name}:{','.join(str(p.default) for p in self.parameters)}"
+
+    def parse_parameters(self, text: str) -> dict[str, int]:
+        """Parameters from the part of a name after ``:`` (empty for the defaults)."""
+        values = [v.strip() for v in text.split(",")] if text.strip() else []
+        if len(values) > len(self.parameters) or not all(v.isdigit() for v in values):
+            raise BadInput(f"{self.name} takes {len(self.parameters)} whole-number parameter(s): {self.usage}")
+        chosen = {}
+        for index, parameter in enumerate(self.parameters):
+            value = int(values[index]) if index < len(values) else parameter.default
+            if not parameter.minimum <= value <= parameter.maximum:
+                raise BadInput(f"{self.name}: {parameter.name} must be {parameter.minimum}..{parameter.maximum}, not {value}")
+            chosen[parameter.name] = value
+        return chosen

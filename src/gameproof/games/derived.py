@@ -1,0 +1,223 @@
+"""Kernels derived from a game's rules: df-pn's kernel protocol and perft, compiled once per game.
+
+The templates below are written against global names ``R_legal``, ``R_play``, … that
+:func:`derive` binds to one game's compiled rules (see :func:`gameproof.jit.specialise`). Rule
+functions take the position as separate words, so the templates hold it as a tuple and call them
+with ``R_play(*words, move)``.
+
+A df-pn state is one uint64 array: ``s[0]`` the offset of the current frame, ``s[1]`` the frame size,
+``s[2]`` the number of words; then one frame per ply, each ``[words…, legal moves, side to move,
+key under each symmetry…]``. Playing a move writes the next frame (its keys updated from the cells
+that changed), taking one back steps back a frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import SimpleNamespace
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from gameproof.games.declaration import DRAW, LOSS, ONGOING, PASS, WIN
+from gameproof.jit import specialise
+from gameproof.search.dfpn import CONTINUE, DRAW as RESULT_DRAW, MOVER_LOSES, MOVER_WINS, Kernels
+
+HEADER = 3  # s[0] frame offset, s[1] frame size, s[2] words
+# slots of the info table g[1]
+INFO_CELLS, INFO_MASK, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM = range(4)
+
+R_legal: Callable
+R_play: Callable
+R_result: Callable
+R_pass: Callable
+R_estimate: Callable
+R_load: Callable
+
+
+@njit(cache=True)
+def popcount(x):
+    """Number of set bits of a uint64."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555_5555_5555_5555))
+    x = (x & np.uint64(0x3333_3333_3333_3333)) + ((x >> np.uint64(2)) & np.uint64(0x3333_3333_3333_3333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F_0F0F_0F0F_0F0F)
+    return np.int64((x * np.uint64(0x0101_0101_0101_0101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def load1(s, base):
+    return (s[base],)
+
+
+@njit(cache=True)
+def load2(s, base):
+    return (s[base], s[base + 1])
+
+
+@njit(cache=True)
+def load3(s, base):
+    return (s[base], s[base + 1], s[base + 2])
+
+
+@njit(cache=True)
+def load4(s, base):
+    return (s[base], s[base + 1], s[base + 2], s[base + 3])
+
+
+LOADERS = (load1, load2, load3, load4)
+
+
+@njit(cache=True)
+def no_pass(*words):
+    """The rules of a game without passes: never called by a game that keeps to its protocol."""
+    return words
+
+
+@njit(cache=True)
+def no_estimate(*words):
+    return np.int64(0), np.int64(0)
+
+
+# --- the df-pn kernel protocol (see gameproof.search.dfpn.Kernels) ------------------------------------
+
+
+def mover(s):
+    return np.int64(s[np.int64(s[0]) + np.int64(s[2]) + 1])
+
+
+def remaining(s, g):
+    base, words = np.int64(s[0]), np.int64(s[2])
+    occupied = np.uint64(0)
+    for i in range(words):
+        occupied |= s[base + i]
+    return np.int64(g[1][INFO_CELLS]) - popcount(occupied & g[1][INFO_MASK])
+
+
+def moves(s, g, out):
+    legal = s[np.int64(s[0]) + np.int64(s[2])]
+    if legal == np.uint64(0):
+        out[0] = PASS
+        return 1
+    order = g[2]
+    n = 0
+    if order.size > 0:
+        for i in range(order.size):
+            if (legal >> np.uint64(order[i])) & np.uint64(1):
+                out[n] = order[i]
+                n += 1
+    else:
+        while legal != np.uint64(0):
+            out[n] = trailing_zeros(legal)
+            legal &= legal - np.uint64(1)
+            n += 1
+    return n
+
+
+def play(s, g, move):
+    base, size, count = np.int64(s[0]), np.int64(s[1]), np.int64(s[2])
+    words = R_load(s, base)
+    to_move = np.int64(s[base + count + 1])
+    if move == PASS:
+        child = R_pass(*words)
+    else:
+        child = R_play(*words, np.uint64(1) << np.uint64(move))
+    weights, info = g[0], g[1]
+    following = base + size
+    keys = count + 2
+    for k in range(size - keys):
+        s[following + keys + k] = s[base + keys + k]
+    perspective = info[INFO_PERSPECTIVE] != np.uint64(0)
+    for a in range(count):
+        before, after = words[a], child[a]
+        if perspective and a < 2:
+            before, after = words[a ^ to_move], child[a ^ (1 - to_move)]
+        added, removed = after & ~before, before & ~after
+        while added != np.uint64(0):
+            bit = trailing_zeros(added)
+            added &= added - np.uint64(1)
+            for k in range(size - keys):
+                s[following + keys + k] += weights[k, a, bit]
+        while removed != np.uint64(0):
+            bit = trailing_zeros(removed)
+            removed &= removed - np.uint64(1)
+            for k in range(size - keys):
+                s[following + keys + k] -= weights[k, a, bit]
+    for i in range(count):
+        s[following + i] = child[i]
+    legal = R_legal(*child)
+    s[following + count] = legal
+    s[following + count + 1] = np.uint64(1 - to_move)
+    s[0] = np.uint64(following)
+    if legal != np.uint64(0):
+        return CONTINUE
+    outcome = R_result(*child)  # for the side to move next
+    if outcome == WIN:
+        return MOVER_LOSES
+    if outcome == LOSS:
+        return MOVER_WINS
+    if outcome == DRAW:
+        return RESULT_DRAW
+    return CONTINUE
+
+
+def undo(s, g, move):
+    s[0] -= s[1]
+
+
+def key(s, g):
+    base, size, count = np.int64(s[0]), np.int64(s[1]), np.int64(s[2])
+    best = s[base + count + 2]
+    for k in range(base + count + 3, base + size):
+        if s[k] < best:
+            best = s[k]
+    return best + s[base + count + 1] * g[1][INFO_TO_MOVE_TERM]
+
+
+def estimate(s, g, attacker):
+    base, count = np.int64(s[0]), np.int64(s[2])
+    for_mover, for_other = R_estimate(*R_load(s, base))
+    if np.int64(s[base + count + 1]) == attacker:
+        return np.int64(for_other), np.int64(for_mover)
+    return np.int64(for_mover), np.int64(for_other)
+
+
+# --- perft ---------------------------------------------------------------------------------------------
+
+
+def perft(words, depth, count_finished, pass_is_ply):
+    """Move paths of `depth` plies (see :mod:`gameproof.games.othello.perft` for the conventions)."""
+    legal = R_legal(*words)
+    if legal == np.uint64(0):
+        if R_result(*words) != ONGOING:
+            return np.uint64(1) if count_finished else np.uint64(0)
+        if not pass_is_ply:
+            return perft(R_pass(*words), depth, count_finished, pass_is_ply)
+        if depth == 1:
+            return np.uint64(1)
+        return perft(R_pass(*words), depth - 1, count_finished, pass_is_ply)
+    if depth == 1:
+        return np.uint64(popcount(legal))
+    total = np.uint64(0)
+    while legal != np.uint64(0):
+        move = legal & (np.uint64(0) - legal)
+        legal ^= move
+        total += perft(R_play(*words, move), depth - 1, count_finished, pass_is_ply)
+    return total
+
+
+def derive(compiled: SimpleNamespace, words: int, fingerprint: str) -> tuple[Kernels, Callable]:
+    """df-pn kernels and a perft kernel for one game's compiled rules (`words` state words)."""
+    from gameproof.search import dfpn
+
+    bindings = {
+        "R_legal": compiled.legal, "R_play": compiled.play, "R_result": compiled.result,
+        "R_pass": getattr(compiled, "pass_turn", no_pass), "R_estimate": getattr(compiled, "estimate", no_estimate),
+        "R_load": LOADERS[words - 1],
+    }
+    made = specialise((mover, remaining, moves, play, undo, key, estimate, perft), bindings,
+                      depends_on=[dfpn], fingerprint=fingerprint)
+    for function in vars(made).values():
+        function.gameproof_fingerprint = fingerprint
+    kernels = Kernels(made.mover, made.remaining, made.moves, made.play, made.undo, made.key, made.estimate)
+    return kernels, made.perft

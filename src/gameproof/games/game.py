@@ -1,0 +1,185 @@
+"""A declared game with its parameters chosen: its rules bound three ways and everything derived from them."""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from functools import cached_property
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from gameproof.games.declaration import MAX_WORDS, Board, GameSpec, Symmetry
+from gameproof.jit import bind_rules, compile_rules
+
+#: The rule functions that generic kernels call with ``f(*words)`` (never inlined).
+ENTRY_POINTS = ("start", "legal", "play", "result", "pass_turn", "estimate")
+
+
+class Game:
+    """One parameter set of a declared game, e.g. ``connect4:6,5``.
+
+    ``rules`` runs on Python ints (and on symbolic words), ``compiled`` is numba over uint64, and
+    ``kernels`` / ``tables`` are what df-pn searches. Built lazily: nothing compiles until used.
+    """
+
+    def __init__(self, spec: GameSpec, parameters: dict[str, int]) -> None:
+        self.spec = spec
+        self.parameters = dict(parameters)
+        self.constants = spec.constants(**self.parameters)
+        self.board: Board = spec.board(**self.parameters)
+        self.words = len(self.rules.start())
+        if not 1 <= self.words <= MAX_WORDS:
+            raise TypeError(f"game {spec.name!r}: start() must give 1..{MAX_WORDS} words, not {self.words}")
+        if spec.perspective and self.words < 2:
+            raise TypeError(f"game {spec.name!r}: a perspective game needs at least two words (the two sides' pieces)")
+
+    def __repr__(self) -> str:
+        return f"Game({self.name!r})"
+
+    @property
+    def name(self) -> str:
+        if not self.spec.parameters:
+            return self.spec.name
+        return f"{self.spec.name}:{','.join(str(self.parameters[p.name]) for p in self.spec.parameters)}"
+
+    @property
+    def has_passes(self) -> bool:
+        return callable(getattr(self.spec.rules, "pass_turn", None))
+
+    @property
+    def cells(self) -> int:
+        return self.board.rows * self.board.cols
+
+    @property
+    def max_plies(self) -> int:
+        """A bound on the length of a game (passes included): each move fills a cell; two passes in a row end it."""
+        return 2 * self.cells + 1 if self.has_passes else self.cells
+
+    # --- the rules, bound three ways -------------------------------------------------------------------
+
+    @cached_property
+    def rules(self) -> SimpleNamespace:
+        """The rule functions on Python ints (or symbolic words), with this parameter set's constants."""
+        return bind_rules(self.spec.rules, self.constants)
+
+    @cached_property
+    def compiled(self) -> SimpleNamespace:
+        """The rule functions compiled with numba over uint64."""
+        return compile_rules(self.spec.rules, self.constants, entry_points=ENTRY_POINTS)
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """What the compiled kernels depend on: the rules' source, the constants and the declaration."""
+        digest = hashlib.sha256(Path(inspect.getfile(self.spec.rules)).read_bytes())
+        digest.update(repr(sorted(self.constants.items())).encode())
+        digest.update(repr((self.words, self.spec.perspective, self.has_passes)).encode())
+        return digest.hexdigest()[:16]
+
+    @cached_property
+    def _derived(self) -> tuple[Any, Any]:
+        from gameproof.games.derived import derive
+
+        return derive(self.compiled, self.words, self.fingerprint)
+
+    @property
+    def kernels(self):
+        """df-pn's kernel protocol (:class:`gameproof.search.dfpn.Kernels`) for this game."""
+        return self._derived[0]
+
+    @property
+    def perft_kernel(self):
+        return self._derived[1]
+
+    # --- symmetry and keys -----------------------------------------------------------------------------
+
+    @cached_property
+    def symmetries(self) -> list[Symmetry]:
+        """The declared symmetries that this board has (identity first)."""
+        square = self.board.rows == self.board.cols
+        chosen = [s for s in self.spec.symmetries if s is not Symmetry.IDENTITY and (square or not s.needs_square)]
+        return [Symmetry.IDENTITY, *chosen]
+
+    @property
+    def exact_keys(self) -> bool:
+        """Whether keys are exact codes of the position (else 64-bit hashes)."""
+        return (self.words + 1) ** self.cells * 2 <= 2**64
+
+    @cached_property
+    def key_weights(self) -> np.ndarray:
+        """uint64[symmetry, word, bit]: a position's key under a symmetry is the sum of its pieces' weights.
+
+        Exact codes where they fit (base words + 1: a cell is empty or holds one word's piece), else random
+        64-bit weights whose sums wrap. Words are absolute here (the first player's pieces first)."""
+        cells = self.board.cells
+        base = self.words + 1
+        if self.exact_keys:
+            table = [[(a + 1) * base**index for a in range(self.words)] for index in range(len(cells))]
+        else:
+            rng = np.random.default_rng(0x67616D65)
+            table = rng.integers(0, 2**64 - 1, size=(len(cells), self.words), dtype=np.uint64, endpoint=True).tolist()
+        index_of = {bit: index for index, bit in enumerate(cells)}
+        weights = np.zeros((len(self.symmetries), self.words, 64), dtype=np.uint64)
+        for s, symmetry in enumerate(self.symmetries):
+            for bit, image in self.board.permutation(symmetry).items():
+                for a in range(self.words):
+                    weights[s, a, bit] = np.uint64(table[index_of[image]][a])
+        return weights
+
+    @cached_property
+    def to_move_term(self) -> int:
+        """Added to the key when the second player is to move."""
+        if self.exact_keys:
+            return (self.words + 1) ** self.cells
+        return 0x9E37_79B9_7F4A_7C15
+
+    @cached_property
+    def move_order(self) -> np.ndarray:
+        if self.spec.move_order is None:
+            return np.zeros(0, dtype=np.int64)
+        return np.array(self.spec.move_order(**self.parameters), dtype=np.int64)
+
+    @cached_property
+    def tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The tables the derived kernels read: (key weights, info, move order)."""
+        from gameproof.games import derived
+
+        info = np.zeros(4, dtype=np.uint64)
+        info[derived.INFO_CELLS] = self.cells
+        info[derived.INFO_MASK] = self.board.mask
+        info[derived.INFO_PERSPECTIVE] = self.spec.perspective
+        info[derived.INFO_TO_MOVE_TERM] = self.to_move_term
+        return self.key_weights, info, self.move_order
+
+    def absolute(self, words: tuple[int, ...], to_move: int) -> tuple[int, ...]:
+        """The words with the first player's pieces first (perspective games keep the mover's first)."""
+        if self.spec.perspective and to_move == 1:
+            return (words[1], words[0], *words[2:])
+        return tuple(words)
+
+    def symmetry_keys(self, words: tuple[int, ...], to_move: int) -> list[int]:
+        """The position's key under each symmetry (before the side to move is added)."""
+        weights = self.key_weights
+        absolute = self.absolute(words, to_move)
+        return [sum(int(weights[s, a, bit]) for a, word in enumerate(absolute) for bit in range(64) if word >> bit & 1)
+                % 2**64 for s in range(len(self.symmetries))]
+
+    def key(self, words: tuple[int, ...], to_move: int) -> int:
+        """The canonical key of a position, as the derived kernels compute it (least over the symmetries)."""
+        return (min(self.symmetry_keys(words, to_move)) + to_move * self.to_move_term) % 2**64
+
+    def frames(self, words: tuple[int, ...], to_move: int) -> np.ndarray:
+        """The df-pn state array of a position (see :mod:`gameproof.games.derived`)."""
+        from gameproof.games.derived import HEADER
+
+        symmetries = len(self.symmetries)
+        size = self.words + 2 + symmetries
+        s = np.zeros(HEADER + (self.max_plies + 2) * size, dtype=np.uint64)
+        s[0], s[1], s[2] = HEADER, size, self.words
+        s[HEADER : HEADER + self.words] = words
+        s[HEADER + self.words] = self.rules.legal(*words)
+        s[HEADER + self.words + 1] = to_move
+        s[HEADER + self.words + 2 : HEADER + size] = self.symmetry_keys(words, to_move)
+        return s

@@ -1,0 +1,140 @@
+"""A position of any declared game, on Python ints: the game protocol for the CLI, the TUI and tests."""
+
+from __future__ import annotations
+
+from gameproof.errors import BadInput
+from gameproof.games.declaration import DRAW, ONGOING, PASS, WIN, Notation
+from gameproof.games.game import Game
+
+
+class RulesState:
+    """A position reached by moves from the start of `game`: ``RulesState(game, "d c d")``.
+
+    Moves are ints (a bit of ``legal``, or :data:`PASS`); names follow the game's notation. A side with
+    no legal move in a game with passes has exactly one move, the pass.
+    """
+
+    def __init__(self, game: Game, moves: str = "") -> None:
+        self.game = game
+        self.words: tuple[int, ...] = tuple(game.rules.start())
+        self._to_move = 0
+        self.history: list[int] = []
+        self._earlier: list[tuple[tuple[int, ...], int]] = []
+        for index, text in enumerate(moves.replace(",", " ").split(), start=1):
+            try:
+                self.play(self.parse_move(text))
+            except BadInput as error:
+                raise BadInput(f"move {index} ({text}): {error}") from None
+
+    def __repr__(self) -> str:
+        return f"RulesState({self.game!r}, {self.record!r})"
+
+    def __str__(self) -> str:
+        board = self.game.board
+        marks = self.marks()
+        lines = []
+        for r in reversed(range(board.rows)):
+            lines.append(f"{r + 1:>2} " + " ".join(marks[r * board.cols : (r + 1) * board.cols]))
+        lines.append("   " + " ".join(chr(ord("a") + c) for c in range(board.cols)))
+        return "\n".join(lines)
+
+    def marks(self) -> str:
+        """One character per cell, row by row from a1: the piece there (the game's ``pieces``), or ``-``."""
+        absolute = self.game.absolute(self.words, self._to_move)
+        pieces = self.game.spec.pieces
+        out = []
+        for bit in self.game.board.cells:
+            held = [pieces[a] for a, word in enumerate(absolute) if word >> bit & 1]
+            out.append(held[0] if held else "-")
+        return "".join(out)
+
+    @property
+    def record(self) -> str:
+        return " ".join(self.move_name(m) for m in self.history)
+
+    @property
+    def to_move(self) -> int:
+        return self._to_move
+
+    @property
+    def key(self) -> int:
+        """Canonical key, equal for positions equal up to the game's symmetries."""
+        return self.game.key(self.words, self._to_move)
+
+    def legal_mask(self) -> int:
+        return self.game.rules.legal(*self.words)
+
+    def legal_moves(self) -> list[int]:
+        legal = self.legal_mask()
+        if legal:
+            return [bit for bit in range(64) if legal >> bit & 1]
+        return [] if self.is_over() else [PASS]
+
+    def _status(self) -> int:
+        return ONGOING if self.legal_mask() else self.game.rules.result(*self.words)
+
+    def is_over(self) -> bool:
+        return self._status() != ONGOING
+
+    def outcome(self) -> int | None:
+        """+1 if the first player won, -1 if the second did, 0 for a draw, None while not over."""
+        status = self._status()
+        if status == ONGOING:
+            return None
+        if status == DRAW:
+            return 0
+        mover_won = status == WIN
+        return 1 if mover_won == (self._to_move == 0) else -1
+
+    def play(self, move: int) -> None:
+        if move not in self.legal_moves():
+            if self.is_over():
+                raise BadInput(f"the game is over; {self.move_name(move)} cannot be played")
+            raise BadInput(f"{self.move_name(move)} is not legal here (legal: "
+                           f"{', '.join(self.move_name(m) for m in self.legal_moves())})")
+        self._earlier.append((self.words, self._to_move))
+        if move == PASS:
+            self.words = tuple(self.game.rules.pass_turn(*self.words))
+        else:
+            self.words = tuple(self.game.rules.play(*self.words, 1 << move))
+        self._to_move ^= 1
+        self.history.append(move)
+
+    def undo(self) -> None:
+        self.words, self._to_move = self._earlier.pop()
+        self.history.pop()
+
+    def move_name(self, move: int) -> str:
+        if move == PASS:
+            return "pass"
+        if not 0 <= move < 64:
+            return str(move)
+        if self.game.spec.notation is Notation.COLUMN:
+            return chr(ord("a") + self.game.board.place(move)[1])
+        return self.game.board.cell_name(move)
+
+    def parse_move(self, text: str) -> int:
+        text = text.strip().lower()
+        if text in ("pass", "pa"):
+            return PASS
+        board = self.game.board
+        if self.game.spec.notation is Notation.COLUMN:
+            if len(text) == 1 and "a" <= text <= chr(ord("a") + board.cols - 1):
+                column = ord(text) - ord("a")
+                for move in self.legal_moves():
+                    if move != PASS and board.place(move)[1] == column:
+                        return move
+                raise BadInput(f"column {text} is full or the game is over")
+            raise BadInput(f"{text!r} is not a column of the board (a..{chr(ord('a') + board.cols - 1)})")
+        return board.parse_cell(text)
+
+    def copy(self) -> RulesState:
+        twin = RulesState(self.game)
+        twin.words, twin._to_move = self.words, self._to_move
+        twin.history, twin._earlier = list(self.history), list(self._earlier)
+        return twin
+
+    def frames(self):
+        """The df-pn state array of this position."""
+        return self.game.frames(self.words, self._to_move)
+
