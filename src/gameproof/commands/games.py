@@ -7,6 +7,7 @@ import time
 
 from gameproof.commands._search import options_from_args, print_values, search_arguments, search_progress
 from gameproof.errors import BadInput
+from gameproof.games.declaration import Engine
 
 GAME_HELP = "a game name such as connect4:6,5 or othello:6 (see `gameproof games`), or FILE.py[:PARAMS]"
 
@@ -25,6 +26,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     solve.add_argument("game", metavar="GAME", help=GAME_HELP)
     solve.add_argument("--moves", default="", help='moves played so far, e.g. "d c d" (Connect Four) or "c4 e3"')
     solve.add_argument("--value-only", action="store_true", help="skip the value of each move (faster when the mover wins)")
+    solve.add_argument("--engine", choices=[engine.value for engine in Engine],
+                       help="dfpn (proof numbers) or alphabeta; default: the game's own choice")
     search_arguments(solve)
     solve.set_defaults(handler=run_solve)
 
@@ -60,7 +63,7 @@ def run_games(args: argparse.Namespace) -> int:
 
     out = console()
     for row in rows:
-        out.print(f"[bold]{row['usage']:<16}[/bold] {row['summary']}  (default {row['example']})")
+        out.print(f"[bold]{row['usage']:<22}[/bold] {row['summary']} (default {row['example']})", soft_wrap=True)
     out.print("m,n,k games keep their own command: gameproof mnk --help")
     return 0
 
@@ -77,15 +80,16 @@ def run_solve(args: argparse.Namespace) -> int:
 
     state = _state(args)
     options = options_from_args(args)
+    engine = Engine(args.engine) if args.engine else state.game.spec.engine
     with search_progress(args.quiet or args.json) as progress:
-        solution = solve(state, options, with_moves=not args.value_only, progress=progress)
+        solution = solve(state, options, with_moves=not args.value_only, progress=progress, engine=engine)
     moves = {state.move_name(m): v for m, v in solution.moves.items()}
     names = state.game.spec.player_names
     if args.json:
         from gameproof.commands._output import print_json
 
         print_json({"game": state.game.name, "played": state.record, "to_move": names[state.to_move],
-                    "value": solution.value, "moves": moves, "nodes": solution.nodes,
+                    "engine": engine.value, "value": solution.value, "moves": moves, "nodes": solution.nodes,
                     "seconds": round(solution.seconds, 6), "tt_entries": solution.tt_entries})
         return 0
     from gameproof.commands._output import console
@@ -93,7 +97,7 @@ def run_solve(args: argparse.Namespace) -> int:
     out = console()
     print_values(out, f"{state.game.name}  after: {state.record or '(start)'}  to move: {names[state.to_move]}",
                  state, solution.value, moves)
-    out.print(f"{solution.nodes:,} nodes in {solution.seconds:.3f} s, {solution.tt_entries:,} TT entries")
+    out.print(f"{engine.value}: {solution.nodes:,} nodes in {solution.seconds:.3f} s, {solution.tt_entries:,} TT entries")
     return 0
 
 

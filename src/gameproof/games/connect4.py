@@ -10,7 +10,7 @@ adding the bottom row to the occupied cells gives each column's lowest empty cel
 import sys
 
 from gameproof.errors import BadInput
-from gameproof.games.declaration import DRAW, LOSS, Board, GameSpec, Notation, Parameter, Symmetry
+from gameproof.games.declaration import DRAW, LOSS, Board, Engine, GameSpec, Notation, Parameter, Symmetry
 
 # The standard 7×6 board; `constants` gives them for other sizes.
 WIDTH, HEIGHT = 7, 6
@@ -103,4 +103,6 @@ GAME = GameSpec(
     symmetries=(Symmetry.MIRROR_COLS,),
     notation=Notation.COLUMN,
     move_order=centre_first,
+    lookahead=True,
+    engine=Engine.ALPHABETA,
 )

@@ -70,6 +70,13 @@ class Symmetry(enum.Enum):
 ALL_SYMMETRIES = tuple(Symmetry)
 
 
+class Engine(enum.Enum):
+    """How exact values are searched: proof numbers, or alpha-beta (better where long defences end in draws)."""
+
+    DFPN = "dfpn"
+    ALPHABETA = "alphabeta"
+
+
 class Notation(enum.Enum):
     """How moves are named: by cell (``c4``) or, for games that drop a piece into a column, by column (``c``)."""
 
@@ -155,7 +162,9 @@ class GameSpec:
     ``perspective``: the first two words are the side to move's pieces and the other side's, so every
     move swaps their roles; otherwise words are absolute and the side to move alternates. ``pieces``
     draws the pieces of each (absolute) word; ``move_order`` optionally ranks cells for search (first
-    tried first), given the parameters.
+    tried first), given the parameters. With ``lookahead``, search treats a move after which the other
+    side can win at once as lost (worth it where such wins are common and moves are cheap, as in
+    Connect Four). ``engine`` is the search that ``gameproof solve`` uses unless told otherwise.
     """
 
     name: str
@@ -170,6 +179,8 @@ class GameSpec:
     pieces: str = "XO"
     player_names: tuple[str, str] = ("X", "O")
     move_order: Callable[..., list[int]] | None = None
+    lookahead: bool = False
+    engine: Engine = Engine.DFPN
     aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:

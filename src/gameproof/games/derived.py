@@ -26,7 +26,7 @@ from gameproof.search.dfpn import CONTINUE, DRAW as RESULT_DRAW, MOVER_LOSES, MO
 
 HEADER = 3  # s[0] frame offset, s[1] frame size, s[2] words
 # slots of the info table g[1]
-INFO_CELLS, INFO_MASK, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM = range(4)
+INFO_CELLS, INFO_MASK, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM, INFO_LOOKAHEAD = range(5)
 
 R_legal: Callable
 R_play: Callable
@@ -150,6 +150,8 @@ def play(s, g, move):
     s[following + count + 1] = np.uint64(1 - to_move)
     s[0] = np.uint64(following)
     if legal != np.uint64(0):
+        if info[INFO_LOOKAHEAD] != np.uint64(0) and wins_at_once(child, legal):
+            return MOVER_LOSES
         return CONTINUE
     outcome = R_result(*child)  # for the side to move next
     if outcome == WIN:
@@ -159,6 +161,17 @@ def play(s, g, move):
     if outcome == DRAW:
         return RESULT_DRAW
     return CONTINUE
+
+
+def wins_at_once(words, legal):
+    """Whether the side to move has a move that ends the game in its favour."""
+    while legal != np.uint64(0):
+        move = legal & (np.uint64(0) - legal)
+        legal ^= move
+        after = R_play(*words, move)
+        if R_legal(*after) == np.uint64(0) and R_result(*after) == LOSS:
+            return True
+    return False
 
 
 def undo(s, g, move):
@@ -215,7 +228,7 @@ def derive(compiled: SimpleNamespace, words: int, fingerprint: str) -> tuple[Ker
         "R_pass": getattr(compiled, "pass_turn", no_pass), "R_estimate": getattr(compiled, "estimate", no_estimate),
         "R_load": LOADERS[words - 1],
     }
-    made = specialise((mover, remaining, moves, play, undo, key, estimate, perft), bindings,
+    made = specialise((mover, remaining, moves, play, wins_at_once, undo, key, estimate, perft), bindings,
                       depends_on=[dfpn], fingerprint=fingerprint)
     for function in vars(made).values():
         function.gameproof_fingerprint = fingerprint

@@ -146,11 +146,12 @@ class Game:
         """The tables the derived kernels read: (key weights, info, move order)."""
         from gameproof.games import derived
 
-        info = np.zeros(4, dtype=np.uint64)
+        info = np.zeros(5, dtype=np.uint64)
         info[derived.INFO_CELLS] = self.cells
         info[derived.INFO_MASK] = self.board.mask
         info[derived.INFO_PERSPECTIVE] = self.spec.perspective
         info[derived.INFO_TO_MOVE_TERM] = self.to_move_term
+        info[derived.INFO_LOOKAHEAD] = self.spec.lookahead
         return self.key_weights, info, self.move_order
 
     def absolute(self, words: tuple[int, ...], to_move: int) -> tuple[int, ...]:

@@ -5,24 +5,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+from gameproof.games.declaration import Engine
 from gameproof.games.game import Game
 from gameproof.games.state import RulesState
-from gameproof.search import exact
+from gameproof.search import alphabeta, exact
 from gameproof.search.dfpn import Options, Search
 from gameproof.search.exact import Solution
 
 
 def solve(state: RulesState, options: Options = Options(), *, with_moves: bool = True,
-          progress: Callable[[int, int, int], None] | None = None, keep_table: bool = False) -> Solution:
+          progress: Callable[[int, int, int], None] | None = None, keep_table: bool = False,
+          engine: Engine | None = None) -> Solution:
     """Value of `state` for the side to move (and of each legal move, keyed by move number).
 
-    With `keep_table`, one search per game and options is kept for the whole process, so that positions
-    solved one after another share what each proved."""
+    `engine` defaults to the game's declared one. With `keep_table` (df-pn), one search per game and
+    options is kept for the whole process, so that positions solved one after another share what each
+    proved."""
     if state.is_over():
         outcome = state.outcome()
         mine = 1 if state.to_move == 0 else -1
         return Solution(exact.DRAW_VALUE if outcome == 0 else exact.WIN if outcome == mine else exact.LOSS)
     game = state.game
+    if (engine or game.spec.engine) is Engine.ALPHABETA:
+        return alphabeta.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=64,
+                               options=options, with_moves=with_moves, progress=progress)
     search = _kept_search(game, options) if keep_table else None
     return exact.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=64,
                        options=options, with_moves=with_moves, max_positions=None, progress=progress,
