@@ -66,6 +66,20 @@ class Game:
         return bind_rules(self.spec.rules, self.constants)
 
     @cached_property
+    def symbolic(self) -> SimpleNamespace:
+        """The rule functions rewritten with ``@natural``, so that their ``if``s also run on symbolic words."""
+        from gameproof.logic.natural import NaturalError, natural
+
+        rules = bind_rules(self.spec.rules, self.constants)
+        namespace = rules.start.__globals__  # the rules share one namespace: naturalise each in place
+        for name, function in vars(rules).items():
+            try:
+                namespace[name] = natural(function)
+            except NaturalError:  # not a rule (a helper of the declaration, say): it stays as written
+                pass
+        return SimpleNamespace(**{name: namespace[name] for name in vars(rules)})
+
+    @cached_property
     def compiled(self) -> SimpleNamespace:
         """The rule functions compiled with numba over uint64."""
         return compile_rules(self.spec.rules, self.constants, entry_points=ENTRY_POINTS)

@@ -1,0 +1,201 @@
+"""Reachability by SAT for any declared game: is a position satisfying a predicate reachable within P plies?
+
+The game's own rule functions run on symbolic words (:mod:`gameproof.logic`, with ``@natural`` control
+flow), P moves deep: each ply reads a free choice (a move 0..63, or "stop": the game ended earlier or the
+question is asked of a shorter game); a side that must pass passes for free before the ply's move, so P
+moves cover every game of P moves, however many passes it has. The predicate is plain Python over the final words and the
+side to move, in the style of the rules; it may itself choose values with ``any_uint`` and restrict them
+with ``assume`` (the square of a move to measure, say). A witness is re-played on the concrete engine
+before it is reported: its moves on :class:`~gameproof.games.state.RulesState`, then the predicate on plain
+ints. A predicate that calls the game's rule functions takes them as a keyword argument ``rules`` (bound to
+the game's parameters: ``rules.legal(player, opponent)``). A refutation can come with a DRAT proof, checked when a checker is installed.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from gameproof.errors import BadInput
+from gameproof.games.declaration import ONGOING, PASS
+from gameproof.games.game import Game
+from gameproof.games.state import RulesState
+from gameproof.logic import Bit, Outcome, Word, any_uint, assume, check, cover, ite, replay, zext
+from gameproof.logic.cnf import Cnf
+from gameproof.logic.harness import trace
+
+STOP = 64  # the choice that ends the game here (moves are 0..63)
+Predicate = Callable[..., Any]
+
+
+class ReachStatus(enum.Enum):
+    """The answer: a witness (sat), a refutation (unsat), or no answer in time (unknown)."""
+
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"
+
+
+@dataclass
+class ReachResult:
+    """What `reach` found, with the sizes and times of the formula."""
+
+    status: ReachStatus
+    game: str
+    plies: int
+    moves: list[str] | None = None
+    final: RulesState | None = None
+    inputs: dict[str, int] = field(default_factory=dict)
+    variables: int = 0
+    clauses: int = 0
+    encode_seconds: float = 0.0
+    solve_seconds: float = 0.0
+    proof: str | None = None
+    proof_checked: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status.value, "game": self.game, "plies": self.plies, "moves": self.moves,
+                "position": self.final.marks() if self.final else None,
+                "to_move": self.final.to_move if self.final else None,
+                "choices": {k: v for k, v in self.inputs.items() if not k.startswith("ply")},
+                "variables": self.variables, "clauses": self.clauses,
+                "encode_seconds": round(self.encode_seconds, 3), "solve_seconds": round(self.solve_seconds, 3),
+                "proof": self.proof, "proof_checked": self.proof_checked}
+
+
+def _select(cond: Any, then: Any, other: Any) -> Any:
+    """``then if cond else other`` over 64-bit words (plain ints when replaying)."""
+    if not isinstance(cond, Bit):
+        return then if cond else other
+
+    def word(value: Any) -> Word:
+        return value if isinstance(value, Word) else Word.constant(value, 64)
+
+    return ite(cond, word(then), word(other))
+
+
+def _one_hot(choice: Any) -> Any:
+    """The one-bit word of move `choice` (0 for a stop)."""
+    if isinstance(choice, int):
+        return (1 << choice) & 0xFFFF_FFFF_FFFF_FFFF if choice < 64 else 0
+    return Word.constant(1, 64) << zext(choice, 64)
+
+
+def reach_harness(game: Game, plies: int, predicate: Predicate) -> Callable[[], None]:
+    """A harness whose ``cover`` holds for a game of at most `plies` moves ending where `predicate` holds.
+
+    Passes are free: a side that must pass does so before the ply's move, so `plies` counts moves only."""
+    rules = game.symbolic
+
+    def reach() -> None:
+        words = tuple(rules.start())
+        to_move: Any = False
+        stopped: Any = False
+        for ply in range(plies):
+            choice = any_uint(7, f"ply{ply + 1}")
+            assume(choice <= STOP)
+            is_stop = choice == STOP
+            if ply:
+                assume(~stopped | is_stop)
+            stopped = is_stop
+            legal = rules.legal(*words)
+            if game.has_passes:
+                must_pass = (legal == 0) & (rules.result(*words) == ONGOING)
+                words = tuple(_select(must_pass, p, w) for p, w in zip(rules.pass_turn(*words), words))
+                to_move = ite(must_pass, to_move ^ True, to_move)
+                legal = rules.legal(*words)
+            move = _one_hot(choice)
+            assume(is_stop | ((legal & move) != 0))
+            played = rules.play(*words, move)
+            words = tuple(_select(is_stop, w, q) for w, q in zip(words, played))
+            to_move = ite(is_stop, to_move, to_move ^ True)
+        cover(predicate(*words, to_move), "the predicate holds")
+
+    reach.__name__ = f"reach_{game.name.replace(':', '_').replace(',', '_')}_{plies}"
+    return reach
+
+
+def decode_moves(inputs: dict[str, int], plies: int) -> list[int]:
+    """The moves a witness's choices describe, up to the first stop."""
+    moves = []
+    for ply in range(plies):
+        choice = inputs[f"ply{ply + 1}"]
+        if choice == STOP:
+            break
+        moves.append(choice)
+    return moves
+
+
+def replay_witness(game: Game, plies: int, predicate: Predicate, inputs: dict[str, int]) -> RulesState:
+    """Play the witness's moves on the concrete engine and check the predicate on plain ints there."""
+    state = RulesState(game)
+    for move in decode_moves(inputs, plies):
+        if state.legal_moves() == [PASS]:
+            state.play(PASS)
+        state.play(move)  # BadInput if the engine refuses a move
+    final = state
+
+    def predicate_holds() -> None:
+        cover(predicate(*final.words, bool(final.to_move)), "the predicate holds")
+
+    events = replay(predicate_holds, inputs)
+    if not events or not events[0].holds:
+        raise AssertionError(f"the witness reaches {state!r} on the engine, where the predicate does not hold")
+    return state
+
+
+def _naturalised(predicate: Predicate) -> Predicate:
+    """`predicate` with ``@natural`` control flow (as written when Python has no source for it)."""
+    from gameproof.logic.natural import NaturalError, natural
+
+    try:
+        return natural(getattr(predicate, "__wrapped__", predicate))
+    except NaturalError:
+        return predicate
+
+
+def solve_reach(game: Game, plies: int, predicate: Predicate, solver: str, seconds: float | None = None,
+                dimacs: str | Path | None = None, proof: str | Path | None = None,
+                parameters: dict[str, int] | None = None) -> ReachResult:
+    """Is a position where `predicate` holds reachable within `plies` moves? (See the module doc.)
+
+    `parameters` are passed to the predicate as keyword arguments."""
+    if plies < 0:
+        raise BadInput("--plies must be >= 0")
+    symbolic = _naturalised(predicate)
+    parameters = dict(parameters or {})
+    if "rules" in inspect.signature(predicate).parameters:
+        predicate, symbolic = partial(predicate, rules=game.rules), partial(symbolic, rules=game.symbolic)
+    if parameters:
+        predicate, symbolic = partial(predicate, **parameters), partial(symbolic, **parameters)
+    harness = reach_harness(game, plies, symbolic)
+    started = time.perf_counter()
+    report = check(harness, solver=solver, seconds=seconds, dimacs=dimacs, proof=proof)
+    result = ReachResult(ReachStatus.UNKNOWN, game.name, plies, variables=report.variables, clauses=report.clauses,
+                         encode_seconds=report.encode_seconds, solve_seconds=report.solve_seconds)
+    if report.outcome is Outcome.ERROR:
+        raise BadInput(f"the rules or the predicate cannot be traced: {report.message}")
+    if report.outcome is Outcome.COUNTEREXAMPLE:
+        result.status = ReachStatus.SAT
+        result.inputs = dict(report.inputs or {})
+        result.final = replay_witness(game, plies, predicate, result.inputs)
+        result.moves = [result.final.move_name(m) for m in result.final.history]
+    elif report.outcome in (Outcome.VERIFIED, Outcome.VACUOUS):
+        result.status = ReachStatus.UNSAT
+        result.proof = report.proof
+        if report.proof is not None:
+            from gameproof.logic.drat import check_drat
+
+            traced = trace(harness)
+            formula = Cnf(traced.cnf.num_vars)
+            for clause in [*traced.cnf.clauses(), *([unit] for unit in traced.export_units())]:
+                formula.add_clause(clause)
+            result.proof_checked = check_drat(formula, report.proof)
+    result.solve_seconds = time.perf_counter() - started - result.encode_seconds
+    return result

@@ -1,0 +1,88 @@
+"""`gameproof reach`: reachability by SAT for any declared game, witnesses replayed on the engine."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gameproof.cli import main
+from gameproof.games.reach import ReachStatus, solve_reach
+from gameproof.games.registry import load_game
+from gameproof.games.state import RulesState
+from gameproof.logic import any_uint, assume
+
+
+def first_player_stack(player, opponent, to_move, height=3):
+    """The first player holds the bottom `height` cells of column a (Connect Four)."""
+    pieces = opponent if to_move else player
+    column = (1 << height) - 1
+    return (pieces & column) == column
+
+
+def flips_at_least(player, opponent, to_move, rules, n=4):
+    """Some legal move of the side to move flips at least `n` discs (Othello)."""
+    move = any_uint(64, "move")
+    assume((move & (move - 1)) == 0)
+    assume((rules.legal(player, opponent) & move) != 0)
+    return rules.popcount(rules.flips(player, opponent, move)) >= n
+
+
+def test_connect4_stack_needs_five_moves():
+    game = load_game("connect4:5,4")
+    found = solve_reach(game, 5, first_player_stack, "cadical195")
+    assert found.status is ReachStatus.SAT
+    assert found.final.record == " ".join(found.moves) and len(found.moves) == 5
+    assert first_player_stack(*found.final.words, found.final.to_move)
+    assert solve_reach(game, 4, first_player_stack, "cadical195").status is ReachStatus.UNSAT
+
+
+def test_a_witness_is_a_legal_game_on_the_engine():
+    game = load_game("othello:4")
+    found = solve_reach(game, 6, flips_at_least, "cadical195", parameters={"n": 2})
+    assert found.status is ReachStatus.SAT
+    replayed = RulesState(game, " ".join(found.moves).replace("pass", ""))
+    assert replayed.words == found.final.words
+    move = found.inputs["move"]
+    assert bin(game.rules.flips(*replayed.words, move)).count("1") >= 2
+
+
+def test_the_othello_4x4_flip_limit_against_brute_force():
+    """The most discs one move flips in any reachable 4×4 position, by enumeration and by SAT."""
+    game = load_game("othello:4")
+    most, seen, frontier = 0, set(), [RulesState(game)]
+    while frontier:
+        state = frontier.pop()
+        if (state.words, state.to_move) in seen:
+            continue
+        seen.add((state.words, state.to_move))
+        for move in state.legal_moves():
+            if move < 64:
+                most = max(most, bin(game.rules.flips(*state.words, 1 << move)).count("1"))
+            child = state.copy()
+            child.play(move)
+            frontier.append(child)
+    assert solve_reach(game, 12, flips_at_least, "cadical195", parameters={"n": most}).status is ReachStatus.SAT
+    assert solve_reach(game, 12, flips_at_least, "cadical195", parameters={"n": most + 1}).status is ReachStatus.UNSAT
+
+
+def test_cli_reach_json_and_exit_codes(tmp_path, capsys):
+    predicate = tmp_path / "stack.py"
+    predicate.write_text("def stack(player, opponent, to_move, height=3):\n"
+                         "    pieces = opponent if to_move else player\n"
+                         "    return (pieces & ((1 << height) - 1)) == (1 << height) - 1\n")
+    assert main(["reach", "connect4:5,4", "--plies", "5", "--where", f"{predicate}::stack", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["status"] == "sat" and len(answer["moves"]) == 5
+    proof = tmp_path / "r.drat"
+    assert main(["reach", "connect4:5,4", "--plies", "6", "--where", f"{predicate}::stack", "--set", "height=4",
+                 "--proof", str(proof)]) == 1
+    assert proof.stat().st_size > 0 and "unsat" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["reach", "nogame", "--plies", "3", "--where", "x.py::f"],
+                                  ["reach", "connect4", "--plies", "3", "--where", "missing.py::f"],
+                                  ["reach", "connect4", "--plies", "3", "--where", "x.py::f", "--set", "oops"]])
+def test_bad_reach_input_is_one_line_and_exit_2(argv, capsys):
+    assert main(argv) == 2
+    assert capsys.readouterr().err.count("\n") == 1
