@@ -82,9 +82,20 @@ def compile_rules(module: ModuleType, constants: dict[str, int] | None = None,
     compiled = {name: numba.njit if name in entry_points else numba.njit(inline="always")
                 for name in (f.__name__ for f in _rule_functions(module))}
     plain = _rebind(module, namespace, _Uint64Literals())
-    compiled = {name: decorate(plain[name]) for name, decorate in compiled.items()}
+    tag = source_fingerprint([module]) + repr(sorted((constants or {}).items()))
+    compiled = {name: decorate(_named_apart(plain[name], tag)) for name, decorate in compiled.items()}
     namespace.update(compiled)
     return SimpleNamespace(**compiled)
+
+
+def _named_apart(function: Callable, fingerprint: str) -> Callable:
+    """`function`, its qualified name suffixed with a hash of `fingerprint`.
+
+    numba names compiled symbols after the qualified name and a counter that restarts in every process,
+    so two variants of one function (one game's rules and another's, say) loaded from the disk cache
+    into one process could otherwise share a symbol, and one would run the other's code."""
+    function.__qualname__ = f"{function.__qualname__}_{hashlib.sha256(fingerprint.encode()).hexdigest()[:12]}"
+    return function
 
 
 class _FingerprintedCache(FunctionCache):
@@ -150,7 +161,7 @@ def specialise(templates: Iterable[Callable], bindings: dict[str, Callable], dep
         tree = ast.parse(textwrap.dedent("".join(lines)))
         ast.increment_lineno(tree, first_line - 1)  # numba names its cache files after the line
         exec(compile(tree, inspect.getsourcefile(template) or "<template>", "exec"), namespace)
-        function = namespace[template.__name__]
+        function = _named_apart(namespace[template.__name__], fingerprint)
         dispatcher = numba.njit(cache=True)(function)
         if not numba.config.DISABLE_JIT:
             dispatcher._cache = _FingerprintedCache(function, fingerprint)

@@ -3,9 +3,11 @@ references written here on grids of characters, golden counts and values, keys a
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -251,10 +253,26 @@ def _finished(state: RulesState) -> int:
     return outcome if state.to_move == 1 else -outcome
 
 
-@pytest.mark.parametrize(("name", "value"), [("othello:4", "loss"), ("connect4:4,4", "draw"),
-                                             ("connect4:6,4", "loss"), ("connect4:7,4", "draw")])
-def test_known_values_from_the_empty_board(name, value):
-    assert solve(RulesState(load_game(name)), Options(tt_mb=64), with_moves=False).value == value
+CONNECT4 = json.loads((Path(__file__).parent / "connect4_values.json").read_text())["values"]
+SLOW_BOARDS = {"7x5", "6x6"}  # 10-30 s each here; 7x6 is a bench run (minutes)
+
+
+def _connect4_cases():
+    for size, value in CONNECT4.items():
+        if size != "7x6":
+            marks = [pytest.mark.slow] if size in SLOW_BOARDS else []
+            yield pytest.param(size, value, marks=marks, id=size)
+
+
+@pytest.mark.parametrize(("size", "value"), list(_connect4_cases()))
+def test_connect4_values_match_the_published_table(size, value):
+    width, height = size.split("x")
+    state = RulesState(load_game(f"connect4:{width},{height}"))
+    assert solve(state, Options(tt_mb=512), with_moves=False).value == value
+
+
+def test_othello_4x4_is_a_second_player_win():
+    assert solve(RulesState(load_game("othello:4")), Options(tt_mb=64), with_moves=False).value == "loss"
 
 
 # --- the registry ------------------------------------------------------------------------------------

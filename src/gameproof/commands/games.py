@@ -16,6 +16,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     listing = commands.add_parser("games", help="list the games every generic command takes",
                                   description="The declared games: built in, from installed packages (entry-point "
                                   "group gameproof.games), with their parameters and defaults.")
+    listing.add_argument("file", nargs="?", metavar="FILE.py", help="list the games declared in this file instead")
     listing.add_argument("--json", action="store_true", help="one JSON document on stdout")
     listing.set_defaults(handler=run_games)
 
@@ -44,12 +45,11 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_games(args: argparse.Namespace) -> int:
-    from gameproof.games.registry import specs
+    from gameproof.games.registry import games_in_file, specs
 
+    declared = games_in_file(args.file) if args.file else [s for n, s in sorted(specs().items()) if n == s.name]
     rows = []
-    for name, spec in sorted(specs().items()):
-        if name != spec.name:
-            continue
+    for spec in declared:
         rows.append({"name": spec.name, "usage": spec.usage, "example": spec.example, "summary": spec.summary,
                      "aliases": list(spec.aliases),
                      "parameters": [{"name": p.name, "default": p.default, "min": p.minimum, "max": p.maximum,
@@ -64,7 +64,8 @@ def run_games(args: argparse.Namespace) -> int:
     out = console()
     for row in rows:
         out.print(f"[bold]{row['usage']:<22}[/bold] {row['summary']} (default {row['example']})", soft_wrap=True)
-    out.print("m,n,k games keep their own command: gameproof mnk --help")
+    if not args.file:
+        out.print("m,n,k games keep their own command: gameproof mnk --help")
     return 0
 
 

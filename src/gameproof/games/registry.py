@@ -57,6 +57,14 @@ def specs() -> dict[str, GameSpec]:
     return found
 
 
+def games_in_file(path: str | Path) -> list[GameSpec]:
+    """The games a Python file declares (BadInput when it cannot be read or declares none)."""
+    path = Path(path)
+    if not path.is_file():
+        raise BadInput(f"no such game file: {path}")
+    return _from_file(path)
+
+
 def _from_file(path: Path) -> list[GameSpec]:
     module_name = f"_gameproof_game_{abs(hash(str(path.resolve())))}"
     module = sys.modules.get(module_name)
@@ -86,10 +94,7 @@ def load_game(name: str) -> Game:
     text = name.strip()
     base, _, parameters = text.partition(":")
     if base.endswith(".py"):
-        path = Path(base)
-        if not path.is_file():
-            raise BadInput(f"no such game file: {base}")
-        spec = _from_file(path)[0]
+        spec = games_in_file(base)[0]
     else:
         spec = specs().get(base.lower())
         if spec is None:
