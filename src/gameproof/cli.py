@@ -22,16 +22,43 @@ class _Parser(argparse.ArgumentParser):
         raise BadInput(f"{message} (see `{self.prog} --help`)")
 
 
+class _CommandParser(_Parser):
+    """The top-level parser: it puts in the game subcommand where a game name follows a command that has one."""
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(with_game_subcommand(self, argv), namespace)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = _CommandParser(
         prog="gameproof",
         description="Answer hard questions about games and puzzles: rules in Python, reasoning by SAT and search.",
     )
     parser.add_argument("--version", action="version", version=f"gameproof {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     for module in COMMAND_MODULES:
         module.register(commands)
     return parser
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """A parser's subcommands by name (none if it has none)."""
+    found = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+    return found[0].choices if found else {}
+
+
+def with_game_subcommand(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """`argv` with the game subcommand put in where a command that has one is followed by a word that is
+    neither one of its subcommands nor an option (a game name such as ``connect4:5,4``)."""
+    if len(argv) < 2 or argv[1].startswith("-"):
+        return argv
+    command = _subcommands(parser).get(argv[0])
+    subcommands = _subcommands(command) if command is not None else {}
+    if tui.GAME_SUBCOMMAND in subcommands and argv[1] not in subcommands:
+        return [argv[0], tui.GAME_SUBCOMMAND, *argv[1:]]
+    return argv
 
 
 def main(argv: Sequence[str] | None = None) -> int:

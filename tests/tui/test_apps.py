@@ -2,9 +2,10 @@
 
 import asyncio
 
-from gameproof.games.mnk.state import MnkGame
-from gameproof.tui.mnk_app import MnkApp
-from gameproof.tui.mnk_model import MnkSession, Oracle
+from gameproof.games.mnk.state import MnkGame, MnkState
+from gameproof.tui.game_app import GameApp
+from gameproof.tui.game_model import GameSession
+from gameproof.tui.oracle import Oracle
 from gameproof.tui.othello_app import OthelloApp
 from gameproof.tui.othello_model import RecordViewer
 
@@ -12,8 +13,8 @@ SIZE = (100, 35)
 RECORD33 = "f5f6e6f4g7c6g3e7d6f3e3d3b7d7c2g2g1c3b2b3b4f7g5c4c7c8e2"
 
 
-def mnk_app(moves: str = "") -> MnkApp:
-    return MnkApp(MnkSession(MnkGame(3, 3, 3, "misere"), moves), Oracle())
+def mnk_app(moves: str = "") -> GameApp:
+    return GameApp(GameSession(MnkState(MnkGame(3, 3, 3, "misere"), moves)), Oracle())
 
 
 async def settle(app, pilot) -> None:
@@ -40,7 +41,7 @@ def test_mnk_says_how_many_values_came_from_the_book(screen, tmp_path):
     book.build(game, 1, tmp_path / "m3.db")  # every position one move deep
 
     async def scenario():
-        app = MnkApp(MnkSession(game), Oracle(tmp_path / "m3.db"))
+        app = GameApp(GameSession(MnkState(game)), Oracle(tmp_path / "m3.db"))
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
             assert "value for X: draw  (9 of 9 from the book)" in "\n".join(screen(app))
@@ -80,7 +81,7 @@ def test_mnk_bad_square_is_a_notification_not_a_crash():
 
 def test_mnk_moving_on_cancels_the_previous_search():
     async def scenario():
-        app = MnkApp(MnkSession(MnkGame(4, 4, 3, "misere")), Oracle())
+        app = GameApp(GameSession(MnkState(MnkGame(4, 4, 3, "misere"))), Oracle())
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("a", "1", "d", "4", "u")  # each move restarts the worker
             await settle(app, pilot)

@@ -7,7 +7,8 @@ from gameproof.games.mnk.state import MnkGame, MnkState
 from gameproof.games.othello.notation import PASS, parse_square
 from gameproof.games.othello.position import Position
 from gameproof.tui.keys import SquareEntry
-from gameproof.tui.mnk_model import Cancelled, MnkSession, Oracle
+from gameproof.tui.game_model import GameSession
+from gameproof.tui.oracle import Cancelled, Oracle
 from gameproof.tui.othello_model import RecordViewer
 
 MISERE3 = MnkGame(3, 3, 3, "misere")
@@ -51,9 +52,9 @@ def test_oracle_answers_from_a_book(tmp_path):
 
 
 def test_session_values_cursor_and_undo():
-    session = MnkSession(MISERE3)
+    session = GameSession(MnkState(MISERE3))
     assert session.state.move_name(session.cursor) == "b2"  # the centre
-    assert session.state.move_name(MnkSession(MISERE3, "a1 c3").cursor) == "c3"  # the last move
+    assert session.state.move_name(GameSession(MnkState(MISERE3, "a1 c3")).cursor) == "c3"  # the last move
     session.move_cursor(5, -5)
     assert session.state.move_name(session.cursor) == "a3"
     session.move_cursor(-1, 1)
@@ -70,7 +71,7 @@ def test_session_values_cursor_and_undo():
 
 
 def test_session_knows_a_win_before_every_move_is_proven():
-    session = MnkSession(MnkGame(3, 3, 3), "a1 a2 b1 b2")
+    session = GameSession(MnkState(MnkGame(3, 3, 3), "a1 a2 b1 b2"))
     session.add_value(session.record, session.state.parse_move("c1"), "win")
     assert not session.complete and session.value == "win"
     session.play_named("c1")

@@ -9,9 +9,10 @@ import os
 import sys
 from pathlib import Path
 
-from gameproof.games.mnk.state import MnkGame
-from gameproof.tui.mnk_app import MnkApp
-from gameproof.tui.mnk_model import MnkSession, Oracle
+from gameproof.games.mnk.state import MnkGame, MnkState
+from gameproof.tui.game_app import GameApp
+from gameproof.tui.game_model import GameSession
+from gameproof.tui.oracle import Oracle
 from gameproof.tui.othello_app import OthelloApp
 from gameproof.tui.othello_model import RecordViewer
 
@@ -23,7 +24,7 @@ RECORD33 = "f5f6e6f4g7c6g3e7d6f3e3d3b7d7c2g2g1c3b2b3b4f7g5c4c7c8e2"
 
 async def mnk_screenshot() -> str:
     """Misère tic-tac-toe after b1, every value proven."""
-    app = MnkApp(MnkSession(MnkGame(3, 3, 3, "misere"), "b1"), Oracle())
+    app = GameApp(GameSession(MnkState(MnkGame(3, 3, 3, "misere"), "b1")), Oracle())
     app.animation_level = "none"
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()

@@ -1,17 +1,29 @@
-"""`gameproof render …`: clean SVG drawings of Othello, m,n,k and Sudoku boards."""
+"""`gameproof render …`: clean SVG drawings of boards: any declared game, Othello, m,n,k and Sudoku."""
 
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
+from gameproof.commands.games import GAME_HELP, _state
 from gameproof.commands.mnk import _game_arguments, game_from_args
+from gameproof.commands.tui import GAME_SUBCOMMAND
 from gameproof.errors import BadInput
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    parser = commands.add_parser("render", help="draw a board as SVG (othello, mnk, sudoku)", description=__doc__)
+    parser = commands.add_parser("render", help="draw a board as SVG (any declared game, othello, mnk, sudoku)",
+                                 description=__doc__)
     sub = parser.add_subparsers(dest="render_command", required=True, metavar="GAME")
+
+    game = sub.add_parser(GAME_SUBCOMMAND, help="a position of any declared game (`gameproof render connect4:5,4 "
+                          "--svg F` is short for `gameproof render game connect4:5,4 --svg F`)")
+    game.add_argument("game", metavar="GAME", help=GAME_HELP)
+    game.add_argument("--moves", default="", help='moves played, e.g. "d c d" (Connect Four) or "c4 e3"')
+    game.add_argument("--values", action="store_true", help="tint each legal move's cell by its proven value")
+    _svg_argument(game)
+    game.set_defaults(handler=run_game)
 
     othello = sub.add_parser("othello", help="the Othello position after a record, legal moves dotted")
     othello.add_argument("record", metavar="RECORD", help="move record such as f5d6c3 (passes optional)")
@@ -37,20 +49,44 @@ def _svg_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--svg", required=True, metavar="FILE", help="where to write the SVG")
 
 
-def _write(path: str, svg: str) -> int:
+def _writable(path: str) -> Path:
+    """The output path, once it is clear that a file can be written there (before anything is solved)."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise BadInput(f"cannot write {path}: it is a folder")
+    if not folder.is_dir():
+        raise BadInput(f"cannot write {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise BadInput(f"cannot write {path}: permission denied")
+    return target
+
+
+def _write(path: Path, svg: str) -> int:
     try:
-        Path(path).write_text(svg, encoding="utf-8")
+        path.write_text(svg, encoding="utf-8")
     except OSError as error:
         raise BadInput(f"cannot write {path}: {error.strerror}") from None
     print(f"wrote {path}")
     return 0
 
 
+def run_game(args: argparse.Namespace) -> int:
+    from gameproof.render.game_svg import game_svg
+    from gameproof.search.solve import solve
+
+    out = _writable(args.svg)
+    state = _state(args)
+    values = solve(state).moves if args.values and not state.is_over() else None
+    return _write(out, game_svg(state, values))
+
+
 def run_othello(args: argparse.Namespace) -> int:
     from gameproof.games.othello.position import Position
     from gameproof.games.othello.svg import position_svg
 
-    return _write(args.svg, position_svg(Position.from_record(args.record), show_moves=not args.no_moves))
+    out = _writable(args.svg)
+    return _write(out, position_svg(Position.from_record(args.record), show_moves=not args.no_moves))
 
 
 def run_mnk(args: argparse.Namespace) -> int:
@@ -58,15 +94,17 @@ def run_mnk(args: argparse.Namespace) -> int:
     from gameproof.games.mnk.state import MnkState
     from gameproof.render.mnk_svg import mnk_svg
 
+    out = _writable(args.svg)
     state = MnkState(game_from_args(args), args.moves)
     values = solve(state).moves if args.values and not state.is_over() else None
-    return _write(args.svg, mnk_svg(state, values))
+    return _write(out, mnk_svg(state, values))
 
 
 def run_sudoku(args: argparse.Namespace) -> int:
     from gameproof.games.sudoku import parse, solve
     from gameproof.render.sudoku_svg import sudoku_svg
 
+    out = _writable(args.svg)
     puzzle = parse(args.puzzle)
     solution = None
     if args.solution:
@@ -74,4 +112,4 @@ def run_sudoku(args: argparse.Namespace) -> int:
         if answer.solution is None:
             raise BadInput("the puzzle has no solution")
         solution = parse(answer.solution)
-    return _write(args.svg, sudoku_svg(puzzle, solution))
+    return _write(out, sudoku_svg(puzzle, solution))

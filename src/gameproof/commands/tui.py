@@ -4,20 +4,29 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from gameproof.commands.games import GAME_HELP, _state
 from gameproof.commands.mnk import _game_arguments, game_from_args
 from gameproof.errors import BadInput
 
+if TYPE_CHECKING:
+    from gameproof.tui.game_view import Position
+
+#: The subcommand of `tui` and `render` that takes any declared game; the command line puts it in where a game
+#: name follows at once (`gameproof tui connect4:5,4`).
+GAME_SUBCOMMAND = "game"
+_KEYS = "arrows + enter or a typed square (b2) or a click plays; u undo; p perfect move; q quit."
+
 
 def register(commands: argparse._SubParsersAction) -> None:
-    parser = commands.add_parser("tui", help="terminal UIs: m,n,k boards coloured by proven values, an Othello viewer",
+    parser = commands.add_parser("tui", help="terminal UIs: boards coloured by proven values, an Othello viewer",
                                  description=__doc__)
     sub = parser.add_subparsers(dest="tui_command", required=True, metavar="GAME")
 
     mnk = sub.add_parser("mnk", help="play an m,n,k game; every empty cell shows its proven value",
                          description="An m,n,k board whose empty cells are coloured by their proven value "
-                         "(win/draw/loss for the side to move), solved by df-pn in the background. "
-                         "Keys: arrows + enter or a typed square (b2) or a click plays; u undo; p perfect move; q quit.")
+                         f"(win/draw/loss for the side to move), solved by df-pn in the background. Keys: {_KEYS}")
     _game_arguments(mnk)
     mnk.add_argument("--moves", default="", help='moves played first, e.g. "b2 a1"')
     mnk.add_argument("--book", metavar="FILE", help="an opening book (from `gameproof mnk book build`) to answer from")
@@ -30,19 +39,42 @@ def register(commands: argparse._SubParsersAction) -> None:
     othello.add_argument("record", nargs="?", default="", metavar="RECORD", help="move record such as f5d6c3")
     othello.set_defaults(handler=run_othello)
 
+    game = sub.add_parser(GAME_SUBCOMMAND, help="play any declared game (`gameproof tui connect4:5,4` is short for "
+                          "`gameproof tui game connect4:5,4`); every legal move shows its proven value",
+                          description="A board of any declared game whose legal moves are coloured by their proven "
+                          "value (win/draw/loss for the side to move), solved in the background by the game's own "
+                          f"search. Keys: {_KEYS} In games played by columns a typed column letter (c) plays; "
+                          "space passes when a pass is the only move.")
+    game.add_argument("game", metavar="GAME", help=GAME_HELP)
+    game.add_argument("--moves", default="", help='moves played first, e.g. "d c d" (Connect Four) or "c4 e3"')
+    game.set_defaults(handler=run_game)
+
 
 def run_mnk(args: argparse.Namespace) -> int:
     from gameproof.games.mnk.book import open_book
-    from gameproof.tui.mnk_app import MnkApp
-    from gameproof.tui.mnk_model import MnkSession, Oracle
+    from gameproof.games.mnk.state import MnkState
 
     game = game_from_args(args)
+    state = MnkState(game, args.moves)
     if args.book is not None:
         if not Path(args.book).is_file():
             raise BadInput(f"no book at {args.book}")
         opened, _, _ = open_book(args.book, game)  # checks that the book is for this game
         opened.close()
-    MnkApp(MnkSession(game, args.moves), Oracle(args.book)).run()
+    return _play(state, args.book)
+
+
+def run_game(args: argparse.Namespace) -> int:
+    return _play(_state(args))
+
+
+def _play(state: Position, book: str | None = None) -> int:
+    """Open the game screen on `state` (answering from `book` where it can)."""
+    from gameproof.tui.game_app import GameApp
+    from gameproof.tui.game_model import GameSession
+    from gameproof.tui.oracle import Oracle
+
+    GameApp(GameSession(state), Oracle(book)).run()
     return 0
 
 

@@ -18,17 +18,24 @@ def document(width: int, height: int, parts: list[str], background: str = "#f4f1
     ]) + "\n"
 
 
+def _extra(attributes: dict[str, str]) -> str:
+    """Further attributes, their Python names' underscores written as dashes (``stroke_width``)."""
+    return "".join(f' {name.replace("_", "-")}="{value}"' for name, value in attributes.items())
+
+
 def line(x1: float, y1: float, x2: float, y2: float, stroke: str = "#333", width: float = 1) -> str:
     return f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{stroke}" stroke-width="{width}"/>'
 
 
 def rect(x: float, y: float, width: float, height: float, fill: str, **attributes: str) -> str:
-    extra = "".join(f' {name.replace("_", "-")}="{value}"' for name, value in attributes.items())
-    return f'<rect x="{x}" y="{y}" width="{width}" height="{height}" fill="{fill}"{extra}/>'
+    return f'<rect x="{x}" y="{y}" width="{width}" height="{height}" fill="{fill}"{_extra(attributes)}/>'
+
+
+def circle(cx: float, cy: float, r: float, fill: str, **attributes: str) -> str:
+    return f'<circle cx="{cx}" cy="{cy}" r="{r:.1f}" fill="{fill}"{_extra(attributes)}/>'
 
 
 def text(x: float, y: float, content: str, size: int = 13, fill: str = "#333", **attributes: str) -> str:
     """Text centred on (x, y)."""
-    extra = "".join(f' {name.replace("_", "-")}="{value}"' for name, value in attributes.items())
     return (f'<text x="{x}" y="{y}" font-size="{size}" fill="{fill}" text-anchor="middle" '
-            f'dominant-baseline="central"{extra}>{escape(content)}</text>')
+            f'dominant-baseline="central"{_extra(attributes)}>{escape(content)}</text>')

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 class SquareEntry:
     """Collects a typed square name on a ``rows`` × ``cols`` board; letters in ``reserved`` are left to commands.
+    With ``columns_only`` (games played by columns) a column letter is a whole name.
 
     >>> entry = SquareEntry(rows=3, cols=3)
     >>> entry.push("b"), entry.push("2")
     (None, 'b2')
     """
 
-    def __init__(self, rows: int, cols: int, reserved: str = "") -> None:
+    def __init__(self, rows: int, cols: int, reserved: str = "", columns_only: bool = False) -> None:
         self.rows = rows
         self.letters = "".join(chr(ord("a") + c) for c in range(cols) if chr(ord("a") + c) not in reserved)
+        self.columns_only = columns_only
         self.text = ""
 
     def accepts(self, char: str | None) -> bool:
@@ -29,7 +31,7 @@ class SquareEntry:
         else:
             self.text = char.lower()
         digits = self.text[1:]
-        if digits and (len(digits) == 2 or int(digits) * 10 > self.rows):
+        if self.columns_only or (digits and (len(digits) == 2 or int(digits) * 10 > self.rows)):
             return self.take()
         return None
 

@@ -23,7 +23,9 @@ from gameproof.errors import BadInput
 from gameproof.games.declaration import DRAW, LOSS, WIN, Board, GameSpec, Parameter
 
 VARIANTS = ("normal", "misere", "notakto")
-#: How many words a Notakto position has (the others have two).
+#: How many words a Notakto position has (the others have two). Compared with ``len(words)`` as a named
+#: constant, not a literal: compile_rules wraps literals in uint64 calls, and numba drops the branch of
+#: the other arity (whose return type differs, in `play`) only when both sides of the test are constants.
 ONE_WORD = 1
 
 # Tic-tac-toe; `constants` gives them for other parameters.

@@ -1,4 +1,4 @@
-"""`gameproof tui mnk`: an m,n,k board coloured by proven values, solved in a background worker."""
+"""`gameproof tui mnk` and `gameproof tui GAME`: a board coloured by proven values, solved in a background worker."""
 
 from __future__ import annotations
 
@@ -13,20 +13,22 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from gameproof.errors import BadInput
-from gameproof.games.mnk.state import MnkState
+from gameproof.games.declaration import Notation
 from gameproof.tui.board import Board
+from gameproof.tui.game_model import GameSession
+from gameproof.tui.game_view import Position
 from gameproof.tui.keys import SquareEntry
-from gameproof.tui.mnk_model import Cancelled, MnkSession, Oracle
+from gameproof.tui.oracle import Cancelled, Oracle
 
-_RULES = {"normal": "k in a row wins", "misere": "misère: k in a row loses",
-          "notakto": "Notakto: one shared mark, k in a row loses"}
 _COMMAND_KEYS = "pqu"
+_HELP = {Notation.CELL: "arrows + enter, a click, or a typed square (b2) plays a move",
+         Notation.COLUMN: "arrows + enter, a click, or a typed column (c) plays a move"}
 
 
-class MnkApp(App[None]):
-    """Play an m,n,k game; every empty cell shows its proven value (win/draw/loss for the side to move)."""
+class GameApp(App[None]):
+    """Play a game; every legal move's cell shows its proven value (win/draw/loss for the side to move)."""
 
-    TITLE = "gameproof mnk"
+    TITLE = "gameproof tui"
     ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; }
@@ -47,6 +49,7 @@ class MnkApp(App[None]):
         Binding("q", "quit", "quit"),
         Binding("u", "undo", "undo"),
         Binding("p", "perfect", "perfect move"),
+        Binding("space", "pass_turn", "pass"),
         Binding("enter", "choose", "play"),
         Binding("escape", "clear", "clear typing", show=False),
         Binding("up", "cursor(1, 0)", "cursor", show=False),
@@ -55,38 +58,44 @@ class MnkApp(App[None]):
         Binding("right", "cursor(0, 1)", "cursor", show=False),
     ]
 
-    def __init__(self, session: MnkSession, oracle: Oracle) -> None:
+    def __init__(self, session: GameSession, oracle: Oracle) -> None:
         super().__init__()
         self.session = session
         self.oracle = oracle
-        g = session.geometry
-        self.entry = SquareEntry(g.rows, g.cols, reserved=_COMMAND_KEYS)
+        view = session.view
+        self.entry = SquareEntry(view.rows, view.cols, reserved=_COMMAND_KEYS,
+                                 columns_only=view.notation is Notation.COLUMN)
 
     def compose(self) -> ComposeResult:
-        g = self.session.geometry
+        view = self.session.view
         with Horizontal(id="main"):
-            yield Board(g.rows, g.cols, row_one_on_top=False, cell_width=7 if g.cols <= 8 else 4,
-                        cell_height=2, gutter=1 if g.rows <= 8 else 0, id="board")
+            yield Board(view.rows, view.cols, row_one_on_top=False, cell_width=7 if view.cols <= 8 else 4,
+                        cell_height=2, gutter=1 if view.rows <= 8 else 0, id="board")
             with Vertical(id="side"):
                 yield Static(id="status")
                 yield Static(id="value")
                 yield Static(id="line")
                 yield Static(id="typed")
-                yield Static("arrows + enter, a click, or a typed square (b2) plays a move", id="help")
+                yield Static(_HELP[view.notation], id="help")
         yield Footer()
 
     def on_mount(self) -> None:
         self.position_changed()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The pass key only shows (and works) when the side to move must pass."""
+        return action != "pass_turn" or self.session.must_pass
+
     # --- the background search ------------------------------------------------------------------
     def position_changed(self) -> None:
         """Redraw, then (re)start the search for the new position; the previous search is cancelled."""
         self.redraw()
+        self.refresh_bindings()
         if not self.session.state.is_over():
             self.analyse(self.session.state.copy())
 
     @work(thread=True, exclusive=True, group="solve")
-    def analyse(self, state: MnkState) -> None:
+    def analyse(self, state: Position) -> None:
         """Prove each move's value, reporting each as it is found, then the principal line."""
         worker = get_current_worker()
         record = state.record
@@ -111,25 +120,33 @@ class MnkApp(App[None]):
 
     # --- drawing --------------------------------------------------------------------------------
     def redraw(self) -> None:
-        session, state = self.session, self.session.state
+        session, state, view = self.session, self.session.state, self.session.view
         board = self.query_one(Board)
-        marks = state.marks()
+        legal = set(state.legal_moves())
         last = state.history[-1] if state.history else None
-        for square, mark in enumerate(marks):
-            classes = ["cursor"] if square == session.cursor else []
+        for cell, (mark, move) in enumerate(zip(state.marks(), view.cell_moves)):
+            classes = ["cursor"] if cell == session.cursor else []
             if mark != "-":
-                board.paint(square, mark, [*classes, "stone", *(["last"] if square == last else [])])
-                continue
-            value = session.values.get(square)
-            label = "" if state.is_over() else value or "…"
-            board.paint(square, f"{state.move_name(square)}\n{label}", [*classes, value or "pending"])
+                board.paint(cell, mark, [*classes, "stone", *(["last"] if move == last else [])])
+            elif move in legal:
+                value = session.values.get(move)
+                board.paint(cell, f"{state.move_name(move)}\n{value or '…'}", [*classes, value or "pending"])
+            else:
+                board.paint(cell, "", classes)
         self.query_one("#status", Static).update(
-            f"[b]{state.game.name}[/b]  ({_RULES[state.game.variant]})\n"
-            f"after: {state.record or '(start)'}\n"
-            + (f"game over: {session.result()}" if state.is_over() else f"[b]{session.mover}[/b] to move"))
+            f"[b]{view.name}[/b]  ({view.summary})\n"
+            f"after: {state.record or '(start)'}\n" + self._turn_text())
         self.query_one("#value", Static).update(self._value_text())
         self.query_one("#line", Static).update(self._line_text())
         self.query_one("#typed", Static).update(f"typed: {self.entry.text}" if self.entry.text else "")
+
+    def _turn_text(self) -> str:
+        session = self.session
+        if session.state.is_over():
+            return f"game over: {session.result()}"
+        if session.must_pass:
+            return f"[b]{session.mover}[/b] to move: no move but a pass (space)"
+        return f"[b]{session.mover}[/b] to move"
 
     def _value_text(self) -> str:
         session = self.session
@@ -164,11 +181,11 @@ class MnkApp(App[None]):
         self.redraw()
 
     def action_choose(self) -> None:
-        """Play the typed square, or the cursor's square when nothing is typed."""
+        """Play the typed square, or the cursor's cell when nothing is typed."""
         if self.entry.text:
             self.play(lambda: self.session.play_named(self.entry.take()))
         else:
-            self.play(lambda: self.session.play(self.session.cursor))
+            self.play(lambda: self.session.play_cell(self.session.cursor))
 
     def action_clear(self) -> None:
         self.entry.take()
@@ -177,6 +194,9 @@ class MnkApp(App[None]):
     def action_undo(self) -> None:
         if self.session.undo():
             self.position_changed()
+
+    def action_pass_turn(self) -> None:
+        self.play(self.session.pass_turn)
 
     def action_perfect(self) -> None:
         """Let the side to move play its first best move (once it is proven)."""
@@ -189,7 +209,7 @@ class MnkApp(App[None]):
         self.play(lambda: self.session.play(move))
 
     def on_board_clicked(self, message: Board.Clicked) -> None:
-        self.play(lambda: self.session.play(message.square))
+        self.play(lambda: self.session.play_cell(message.square))
 
     def on_key(self, event: Key) -> None:
         if self.entry.accepts(event.character):

@@ -1,0 +1,126 @@
+"""The model behind the game screen (`gameproof tui mnk`, `gameproof tui GAME`): a position, a cursor cell and
+proven values, without Textual."""
+
+from __future__ import annotations
+
+from gameproof.errors import BadInput
+from gameproof.games.declaration import PASS, Notation
+from gameproof.search.exact import WIN, best
+from gameproof.tui.game_view import GameView, Position, view_of
+
+
+class GameSession:
+    """What the game screen shows: the position, a cursor cell, the values proven so far, the principal line.
+
+    Cells are numbered row by row from a1 (``row * cols + col``); moves are the position's own. Values arrive
+    from a background search tagged with the record they belong to; stale ones are ignored.
+    """
+
+    def __init__(self, state: Position) -> None:
+        self.state = state
+        self.view: GameView = view_of(state)
+        last = self.view.cell_of(state.history[-1]) if state.history else None
+        self.cursor = self.view.centre if last is None else last
+        self.values: dict[int, str] = {}
+        self.line: list[int] | None = None
+
+    @property
+    def record(self) -> str:
+        return self.state.record
+
+    @property
+    def mover(self) -> str:
+        return self.view.players[self.state.to_move]
+
+    @property
+    def must_pass(self) -> bool:
+        """Whether the side to move has no move but a pass."""
+        return self.state.legal_moves() == [PASS]
+
+    def move_cursor(self, drow: int, dcol: int) -> None:
+        """Move the cursor by rows (up is +1, towards higher row numbers) and columns, staying on the board."""
+        rows, cols = self.view.rows, self.view.cols
+        row = min(max(self.cursor // cols + drow, 0), rows - 1)
+        col = min(max(self.cursor % cols + dcol, 0), cols - 1)
+        self.cursor = row * cols + col
+
+    def play(self, move: int) -> None:
+        """Play ``move`` for the side to move (BadInput when it cannot be played)."""
+        self.state.play(move)
+        cell = self.view.cell_of(move)
+        if cell is not None:
+            self.cursor = cell
+        self._forget()
+
+    def play_cell(self, cell: int) -> None:
+        """Play at a cell: its move, or in a game played by columns, the move in its column."""
+        if self.view.notation is Notation.COLUMN:
+            self.play_named(chr(ord("a") + cell % self.view.cols))
+        else:
+            self.play(self.view.cell_moves[cell])
+
+    def play_named(self, name: str) -> None:
+        self.play(self.state.parse_move(name))
+
+    def pass_turn(self) -> None:
+        """Pass, when that is the only move."""
+        if not self.must_pass:
+            why = "the game is over" if self.state.is_over() else "it has moves"
+            raise BadInput(f"{self.mover} cannot pass: {why}")
+        self.play(PASS)
+
+    def undo(self) -> bool:
+        """Take back the last move; False when there is none."""
+        if not self.state.history:
+            return False
+        cell = self.view.cell_of(self.state.history[-1])
+        if cell is not None:
+            self.cursor = cell
+        self.state.undo()
+        self._forget()
+        return True
+
+    def _forget(self) -> None:
+        self.values = {}
+        self.line = None
+
+    def add_value(self, record: str, move: int, value: str) -> bool:
+        """Record a proven move value for the position after ``record``; False (ignored) if that is not this one."""
+        if record != self.record:
+            return False
+        self.values[move] = value
+        return True
+
+    def set_line(self, record: str, line: list[int]) -> bool:
+        if record != self.record:
+            return False
+        self.line = line
+        return True
+
+    @property
+    def complete(self) -> bool:
+        """Whether every legal move has a proven value."""
+        return len(self.values) == len(self.state.legal_moves())
+
+    @property
+    def value(self) -> str | None:
+        """The position's value for the mover once it is certain: a winning move found, or every move proven."""
+        if self.state.is_over():
+            return None
+        if WIN in self.values.values():
+            return WIN
+        return best(list(self.values.values())) if self.complete else None
+
+    def best_move(self) -> int | None:
+        """The first move (in move order) that keeps the position's value; None until it is known."""
+        value = self.value
+        if value is None:
+            return None
+        return min(m for m, v in self.values.items() if v == value)
+
+    def result(self) -> str | None:
+        """How a finished game ended, in words; None while it goes on."""
+        outcome = self.state.outcome()
+        if outcome is None:
+            return None
+        return "draw" if outcome == 0 else f"{self.view.players[outcome < 0]} won"

@@ -1,0 +1,108 @@
+"""What the game screen knows about a game beside its position: the board's cells, the players, the search.
+
+Two kinds of position take part: m,n,k positions (:class:`~gameproof.games.mnk.state.MnkState`, whose
+moves are square indices) and positions of declared games (:class:`~gameproof.games.state.RulesState`,
+whose moves are bits of the game's :class:`~gameproof.games.declaration.Board`, or a pass).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Protocol
+
+import numpy as np
+
+from gameproof.games.declaration import PASS, Engine, Notation
+from gameproof.games.game import Game
+from gameproof.games.mnk.state import KERNELS, MnkGame, MnkState
+from gameproof.games.protocol import GameState
+from gameproof.games.state import RulesState
+from gameproof.search.dfpn import Kernels
+
+#: The most moves a position of a declared game has: one per bit of a 64-bit word (a pass comes alone).
+MAX_MOVES = 64
+_MNK_RULES = {"normal": "k in a row wins", "misere": "misère: k in a row loses",
+              "notakto": "Notakto: one shared mark, k in a row loses"}
+
+
+class Position(GameState, Protocol):
+    """A position the screen can show: a game state that also knows its game, history and marks."""
+
+    game: Hashable
+    history: list[int]
+
+    @property
+    def record(self) -> str: ...
+
+    def marks(self) -> str:
+        """One character per cell, row by row from a1: a piece, or ``-`` for an empty cell."""
+        ...
+
+    def copy(self) -> Position: ...
+
+
+@dataclass(frozen=True)
+class SearchSetup:
+    """How a game's positions are searched: ``frames(state)`` is the state array for ``kernels``, searched at
+    most ``max_depth`` plies deep with at most ``max_moves`` moves a node, by ``engine``."""
+
+    kernels: Kernels
+    tables: tuple[Any, ...]
+    max_depth: int
+    max_moves: int
+    engine: Engine
+    frames: Callable[[Any], np.ndarray]
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game's name, board layout and players; ``cell_moves`` is the move played at each cell (row by row
+    from a1, as ``marks()`` runs). ``search()`` gives the search set-up, built on first use (compiling a
+    declared game's kernels can take seconds, so the screen asks for it in its background worker)."""
+
+    name: str
+    summary: str
+    rows: int
+    cols: int
+    cell_moves: tuple[int, ...]
+    notation: Notation
+    players: tuple[str, str]
+    search: Callable[[], SearchSetup]
+
+    def cell_of(self, move: int) -> int | None:
+        """The cell a move is played on (None for a pass)."""
+        return None if move == PASS else self.cell_moves.index(move)
+
+    @property
+    def centre(self) -> int:
+        return self.rows // 2 * self.cols + self.cols // 2
+
+
+def view_of(state: Position) -> GameView:
+    """The view of the game `state` belongs to (one per game)."""
+    if isinstance(state, MnkState):
+        return _mnk_view(state.game)
+    if isinstance(state, RulesState):
+        return _rules_view(state.game)
+    raise TypeError(f"the game screen cannot show {type(state).__name__} positions")
+
+
+@cache
+def _mnk_view(game: MnkGame) -> GameView:
+    g = game.geometry
+    setup = SearchSetup(KERNELS, g.tables, g.cells, g.cells, Engine.DFPN, lambda state: state.words)
+    return GameView(game.name, _MNK_RULES[game.variant], g.rows, g.cols, tuple(range(g.cells)), Notation.CELL,
+                    ("X", "O"), lambda: setup)
+
+
+@cache
+def _rules_view(game: Game) -> GameView:
+    spec, board = game.spec, game.board
+
+    def search() -> SearchSetup:
+        return SearchSetup(game.kernels, game.tables, game.max_plies, MAX_MOVES, spec.engine, RulesState.frames)
+
+    return GameView(game.name, spec.summary, board.rows, board.cols, tuple(board.cells), spec.notation,
+                    spec.player_names, search)
