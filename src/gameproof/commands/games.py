@@ -64,8 +64,6 @@ def run_games(args: argparse.Namespace) -> int:
     out = console()
     for row in rows:
         out.print(f"[bold]{row['usage']:<22}[/bold] {row['summary']} (default {row['example']})", soft_wrap=True)
-    if not args.file:
-        out.print("m,n,k games keep their own command: gameproof mnk --help")
     return 0
 
 

@@ -121,12 +121,12 @@ def reach_harness(game: Game, plies: int, predicate: Predicate) -> Callable[[], 
     return reach
 
 
-def decode_moves(inputs: dict[str, int], plies: int) -> list[int]:
-    """The moves a witness's choices describe, up to the first stop."""
+def decode_moves(inputs: dict[str, int], plies: int, stop: int = STOP) -> list[int]:
+    """The moves a witness's choices ``ply1``, ``ply2``, … describe, up to the first `stop`."""
     moves = []
     for ply in range(plies):
         choice = inputs[f"ply{ply + 1}"]
-        if choice == STOP:
+        if choice == stop:
             break
         moves.append(choice)
     return moves

@@ -9,7 +9,6 @@ loaded straight from its file: ``path/to/game.py`` or ``path/to/game.py:PARAMS``
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import sys
 from functools import cache
 from importlib.metadata import entry_points
@@ -20,11 +19,12 @@ from gameproof.errors import BadInput
 from gameproof.games.declaration import GameSpec
 from gameproof.games.game import Game
 from gameproof.games.protocol import GameState
+from gameproof.loading import import_file
 
-BUILTIN = ("gameproof.games.connect4", "gameproof.games.othello.rules")
+BUILTIN = ("gameproof.games.connect4", "gameproof.games.othello.rules", "gameproof.games.mnk.rules")
 ENTRY_POINT_GROUP = "gameproof.games"
-#: Games with their own classes (not yet declared from rules), by name prefix.
-_LEGACY_PREFIXES = ("mnk", "notakto")
+#: m,n,k positions keep their own class (MnkState, hand-written kernels) for the `mnk` commands and books.
+_MNK_PREFIXES = ("mnk", "notakto")
 EXAMPLES = ("othello", "mnk:3,3,3", "mnk-misere:4,4,3", "mnk-notakto:3,3,3", "connect4:5,4", "othello:4")
 
 
@@ -59,29 +59,7 @@ def specs() -> dict[str, GameSpec]:
 
 def games_in_file(path: str | Path) -> list[GameSpec]:
     """The games a Python file declares (BadInput when it cannot be read or declares none)."""
-    path = Path(path)
-    if not path.is_file():
-        raise BadInput(f"no such game file: {path}")
-    return _from_file(path)
-
-
-def _from_file(path: Path) -> list[GameSpec]:
-    module_name = f"_gameproof_game_{abs(hash(str(path.resolve())))}"
-    module = sys.modules.get(module_name)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        if spec is None or spec.loader is None:
-            raise BadInput(f"cannot import {path}: not a Python file")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        try:
-            spec.loader.exec_module(module)
-        except BadInput:
-            raise
-        except Exception as error:
-            del sys.modules[module_name]
-            raise BadInput(f"cannot import {path}: {type(error).__name__}: {error}") from None
-    declared = _declared_in(module)
+    declared = _declared_in(import_file(path))
     if not declared:
         raise BadInput(f"{path} declares no game (a GameSpec named GAME, or a list GAMES)")
     return declared
@@ -103,15 +81,14 @@ def load_game(name: str) -> Game:
 
 
 def known_names() -> list[str]:
-    """Every game's name with its parameters, e.g. ``connect4:W,H``, the older m,n,k forms included."""
-    declared = {spec.usage for spec in specs().values()}
-    return sorted(declared | {"mnk:R,C,K", "mnk-misere:R,C,K", "mnk-notakto:R,C,K"})
+    """Every game's name with its parameters, e.g. ``connect4:W,H``."""
+    return sorted({spec.usage for spec in specs().values()})
 
 
 def start_position(name: str) -> GameState:
     """The initial position of the game called `name`."""
     text = name.strip().lower()
-    if text.startswith(_LEGACY_PREFIXES):
+    if text.startswith(_MNK_PREFIXES):
         from gameproof.games.mnk.state import MnkGame
 
         return MnkGame.from_name(text).start()

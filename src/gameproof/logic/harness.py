@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import contextvars
 import enum
-import importlib.util
-import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -19,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gameproof.errors import BadInput
+from gameproof.loading import import_file
 from gameproof.logic.circuit import FALSE, TRUE, Circuit
 from gameproof.logic.cnf import Cnf, Encoding, tseitin
 from gameproof.logic.dimacs import write_dimacs
@@ -394,21 +393,7 @@ def load_harness(spec: str) -> Harness:
     path_text, sep, function = spec.rpartition("::")
     if not sep or not path_text or not function:
         raise BadInput(f"expected FILE.py::FUNCTION, got {spec!r}")
-    path = Path(path_text)
-    if not path.is_file():
-        raise BadInput(f"no such file: {path_text}")
-    module_name = f"_gameproof_harness_{abs(hash(str(path.resolve())))}"
-    module = sys.modules.get(module_name)
-    if module is None:
-        loader_spec = importlib.util.spec_from_file_location(module_name, path)
-        if loader_spec is None or loader_spec.loader is None:
-            raise BadInput(f"cannot import {path_text}: not a Python file")
-        module = importlib.util.module_from_spec(loader_spec)
-        try:
-            loader_spec.loader.exec_module(module)
-        except Exception as error:
-            raise BadInput(f"cannot import {path_text}: {type(error).__name__}: {error}") from None
-        sys.modules[module_name] = module
+    module = import_file(path_text)
     harness = getattr(module, function, None)
     if not callable(harness):
         raise BadInput(f"{path_text} has no function {function!r}")

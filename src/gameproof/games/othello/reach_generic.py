@@ -8,6 +8,7 @@ ended earlier; every later ply stops too).
 
 from __future__ import annotations
 
+from gameproof.games import reach
 from gameproof.games.othello import rules
 from gameproof.games.othello.notation import PASS
 from gameproof.games.othello.reach_direct import F5
@@ -57,10 +58,4 @@ def reach_harness(min_legal: int, plies: int, rule_set: str = "strict"):
 
 def decode_moves(inputs: dict[str, int], plies: int) -> list[int]:
     """The move sequence (squares and PASS) that a witness's choices describe, up to the first stop."""
-    moves = []
-    for ply in range(plies):
-        choice = inputs[f"ply{ply + 1}"]
-        if choice == STOP:
-            break
-        moves.append(choice)
-    return moves
+    return reach.decode_moves(inputs, plies, STOP)
