@@ -10,6 +10,7 @@ them vertically, the second horizontally. A player who cannot place a domino los
 import sys
 
 from gameproof.errors import BadInput
+from gameproof.games.bits import popcount
 from gameproof.games.declaration import LOSS, Board, GameSpec, Parameter, Symmetry
 
 # The constants of the default 5×5 board; `constants` gives them for any size.
@@ -28,14 +29,6 @@ def constants(rows, cols):
 
 # The position is one word: the covered cells. Each move covers two, so the number of covered cells
 # tells whose turn it is: the vertical player's when it is a multiple of four.
-
-def popcount(x):
-    """Number of set bits of a 64-bit word."""
-    x = x - ((x >> 1) & 0x5555_5555_5555_5555)
-    x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333)
-    x = (x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F
-    return ((x * 0x0101_0101_0101_0101) & 0xFFFF_FFFF_FFFF_FFFF) >> 56
-
 
 def vertical_to_move(covered):
     return (popcount(covered) & 2) == 0

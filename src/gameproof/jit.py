@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib
 import inspect
 import textwrap
 from collections.abc import Callable, Iterable
@@ -32,10 +33,16 @@ class _Uint64Literals(ast.NodeTransformer):
         return node
 
 
+#: Modules of helpers that rule modules may import; they are compiled and traced with the rules.
+SHARED_HELPERS = ("gameproof.games.bits",)
+
+
 def _rule_functions(module: ModuleType) -> list[Callable]:
-    """The functions a rule module defines with ``def`` (lambdas and imported functions are left out)."""
+    """The functions a rule module defines with ``def``, and those it imports from :data:`SHARED_HELPERS`
+    (lambdas and other imported functions are left out)."""
     return [value for value in vars(module).values()
-            if inspect.isfunction(value) and value.__module__ == module.__name__ and value.__name__ != "<lambda>"]
+            if inspect.isfunction(value) and value.__module__ in (module.__name__, *SHARED_HELPERS)
+            and value.__name__ != "<lambda>"]
 
 
 def _rebind(module: ModuleType, namespace: dict[str, object], transform: ast.NodeTransformer | None) -> dict[str, Callable]:
@@ -82,7 +89,7 @@ def compile_rules(module: ModuleType, constants: dict[str, int] | None = None,
     compiled = {name: numba.njit if name in entry_points else numba.njit(inline="always")
                 for name in (f.__name__ for f in _rule_functions(module))}
     plain = _rebind(module, namespace, _Uint64Literals())
-    tag = source_fingerprint([module]) + repr(sorted((constants or {}).items()))
+    tag = source_fingerprint([module, *map(importlib.import_module, SHARED_HELPERS)]) + repr(sorted((constants or {}).items()))
     compiled = {name: decorate(_named_apart(plain[name], tag)) for name, decorate in compiled.items()}
     namespace.update(compiled)
     return SimpleNamespace(**compiled)

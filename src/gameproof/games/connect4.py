@@ -10,6 +10,7 @@ adding the bottom row to the occupied cells gives each column's lowest empty cel
 import sys
 
 from gameproof.errors import BadInput
+from gameproof.games.bits import popcount
 from gameproof.games.declaration import DRAW, LOSS, Board, Engine, GameSpec, Notation, Parameter, Symmetry
 
 # The standard 7×6 board; `constants` gives them for other sizes.
@@ -72,13 +73,8 @@ def completing(pieces, step):
 
 def threats(pieces, empty):
     """Number of empty cells where `pieces` would complete four in a row."""
-    cells = (completing(pieces, 1) | completing(pieces, STRIDE) | completing(pieces, STRIDE - 1)
-             | completing(pieces, STRIDE + 1)) & empty
-    count = 0
-    while cells != 0:
-        cells &= cells - 1
-        count += 1
-    return count
+    return popcount((completing(pieces, 1) | completing(pieces, STRIDE) | completing(pieces, STRIDE - 1)
+                     | completing(pieces, STRIDE + 1)) & empty)
 
 
 def estimate(player, opponent):

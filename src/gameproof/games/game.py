@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from gameproof.games import bits
 from gameproof.games.declaration import MAX_WORDS, Board, GameSpec, Symmetry
 from gameproof.jit import bind_rules, compile_rules
 
@@ -88,6 +89,7 @@ class Game:
     def fingerprint(self) -> str:
         """What the compiled kernels depend on: the rules' source, the constants and the declaration."""
         digest = hashlib.sha256(Path(inspect.getfile(self.spec.rules)).read_bytes())
+        digest.update(Path(inspect.getfile(bits)).read_bytes())
         digest.update(repr(sorted(self.constants.items())).encode())
         digest.update(repr((self.words, self.spec.perspective, self.has_passes)).encode())
         return digest.hexdigest()[:16]

@@ -20,6 +20,7 @@ import sys
 from functools import partial
 
 from gameproof.errors import BadInput
+from gameproof.games.bits import popcount
 from gameproof.games.declaration import DRAW, LOSS, WIN, Board, GameSpec, Parameter
 
 VARIANTS = ("normal", "misere", "notakto")
@@ -85,14 +86,6 @@ def line_starts(x):
     """Non-zero when `x` holds k in a row somewhere on the board."""
     return ((runs(x, 1) & START_ACROSS) | (runs(x, UP) & START_UP) | (runs(x, UP_RIGHT) & START_UP_RIGHT)
             | (runs(x, UP_LEFT) & START_UP_LEFT))
-
-
-def popcount(x):
-    """Number of set bits of a 64-bit word."""
-    x = x - ((x >> 1) & 0x5555_5555_5555_5555)
-    x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333)
-    x = (x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F
-    return ((x * 0x0101_0101_0101_0101) & 0xFFFF_FFFF_FFFF_FFFF) >> 56
 
 
 def windows(free):

@@ -17,6 +17,7 @@ whose square (row, col) is bit ``n·row + col``, and the declaration at the end 
 import sys
 
 from gameproof.errors import BadInput
+from gameproof.games.bits import lowest_bit, popcount  # lowest_bit: for the compiled kernels (kernels.py)
 from gameproof.games.declaration import DRAW, LOSS, ONGOING, WIN, Board, GameSpec, Parameter
 
 M64 = 0xFFFF_FFFF_FFFF_FFFF
@@ -158,19 +159,6 @@ def flips(player, opponent, move):
         | flips_along(shift_up, N - 1, player, inner, move)
         | flips_along(shift_down, N - 1, player, inner, move)
     )
-
-
-def popcount(x):
-    """Number of set bits of a 64-bit word."""
-    x = x - ((x >> 1) & 0x5555_5555_5555_5555)
-    x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333)
-    x = (x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F
-    return ((x * 0x0101_0101_0101_0101) & M64) >> 56
-
-
-def lowest_bit(x):
-    """The lowest set bit of `x` as a one-bit word (0 when x == 0)."""
-    return x & ((0 - x) & M64)
 
 
 def after_move(player, opponent, move):
