@@ -62,13 +62,15 @@ def _rebind(module: ModuleType, namespace: dict[str, object], transform: ast.Nod
 
 
 def bind_rules(module: ModuleType, constants: dict[str, int]) -> SimpleNamespace:
-    """`module`'s functions as plain Python, with the module constants in `constants` replaced.
+    """`module`'s functions as plain Python, with the module constants in `constants` replaced; the
+    constants (every module-level int) are attributes too.
 
     A parametrised game (a board size, say) writes its rules once against module-level constants; this
     gives the rules of one parameter set, to run on Python ints or on symbolic words."""
     namespace: dict[str, object] = dict(vars(module))
     namespace.update(constants)
-    return SimpleNamespace(**_rebind(module, namespace, None))
+    integers = {name: value for name, value in namespace.items() if type(value) is int and not name.startswith("_")}
+    return SimpleNamespace(**integers, **_rebind(module, namespace, None))
 
 
 def compile_rules(module: ModuleType, constants: dict[str, int] | None = None,

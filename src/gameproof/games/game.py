@@ -73,11 +73,12 @@ class Game:
 
         rules = bind_rules(self.spec.rules, self.constants)
         namespace = rules.start.__globals__  # the rules share one namespace: naturalise each in place
-        for name, function in vars(rules).items():
-            try:
-                namespace[name] = natural(function)
-            except NaturalError:  # not a rule (a helper of the declaration, say): it stays as written
-                pass
+        for name, value in vars(rules).items():
+            if callable(value):
+                try:
+                    namespace[name] = natural(value)
+                except NaturalError:  # not a rule (a helper of the declaration, say): it stays as written
+                    pass
         return SimpleNamespace(**{name: namespace[name] for name in vars(rules)})
 
     @cached_property
