@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +87,37 @@ def test_cli_reach_json_and_exit_codes(tmp_path, capsys):
 def test_bad_reach_input_is_one_line_and_exit_2(argv, capsys):
     assert main(argv) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def _most_threats_by_enumeration(game) -> int:
+    """The most threat cells the first player holds in any reachable position of a game still going on."""
+    rules = game.rules
+    seen, frontier, most = set(), [(tuple(rules.start()), 0)], 0
+    while frontier:
+        words, to_move = frontier.pop()
+        if (words, to_move) in seen:
+            continue
+        seen.add((words, to_move))
+        legal = rules.legal(*words)
+        if legal == 0:
+            continue
+        empty = rules.CELLS & ~(words[0] | words[1])
+        most = max(most, rules.threats(words[to_move], empty))
+        while legal:
+            move = legal & -legal
+            legal ^= move
+            frontier.append((tuple(rules.play(*words, move)), to_move ^ 1))
+    return most
+
+
+def test_the_connect4_threat_question_against_enumeration():
+    """examples/connect4_questions.py on 4×4 (161,029 positions): the SAT maximum is the enumerated one."""
+    from gameproof.loading import import_file
+
+    question = import_file(Path(__file__).resolve().parents[2] / "examples" / "connect4_questions.py")
+    game = load_game("connect4:4,4")
+    most = _most_threats_by_enumeration(game)
+    found = solve_reach(game, 16, question.first_player_threats, "cadical195", parameters={"n": most})
+    assert found.status is ReachStatus.SAT
+    refuted = solve_reach(game, 16, question.first_player_threats, "cadical195", parameters={"n": most + 1})
+    assert refuted.status is ReachStatus.UNSAT
