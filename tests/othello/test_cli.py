@@ -61,3 +61,16 @@ def test_bad_input_exits_2_with_one_line(argv, capsys):
     captured = capsys.readouterr()
     assert captured.err.startswith("gameproof: error: ") and captured.err.count("\n") == 1
     assert "Traceback" not in captured.err
+
+
+def test_reach_flips_finds_and_refutes(capsys):
+    found = run_json(capsys, "othello", "reach", "--flips", "4", "--plies", "6", "--solver", "cadical195")
+    assert found["status"] == "sat" and found["flipped"] >= 4 and found["move"]
+    assert main(["othello", "reach", "--flips", "5", "--plies", "6", "--solver", "cadical195", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["status"] == "unsat"
+
+
+@pytest.mark.parametrize("extra", [["--legal-moves", "3"], ["--encoding", "generic"], ["--rules", "relaxed"]])
+def test_reach_flips_refuses_what_it_does_not_do(capsys, extra):
+    assert main(["othello", "reach", "--flips", "5", "--plies", "6", *extra]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

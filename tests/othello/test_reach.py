@@ -8,7 +8,7 @@ from gameproof.cli import main
 from gameproof.errors import BadInput
 from gameproof.games.othello import rules
 from gameproof.games.othello.notation import PASS, tokenize_record
-from gameproof.games.othello.reach import default_plies, replay, short_plies, solve_reach, solve_reachable
+from gameproof.games.othello.reach import default_plies, replay, short_plies, solve_flips, solve_reach, solve_reachable
 from gameproof.logic.drat import find_checker
 
 
@@ -304,3 +304,28 @@ def test_cli_names_the_proof_and_whether_it_was_checked(tmp_path, monkeypatch, c
     proof = tmp_path / "refutation.drat"
     assert main(["othello", "reach", "--legal-moves", "14", "--plies", "5", "--proof", str(proof)]) == 1
     assert f"DRAT proof: {proof} (not checked: no checker)" in capsys.readouterr().out.replace("\n", "")
+
+
+def _most_flips_by_enumeration(plies: int) -> int:
+    """The most discs one legal move flips in any position reached within `plies` moves (passes free)."""
+    most, frontier = 0, {(rules.START_BLACK, rules.START_WHITE)}
+    for _ in range(plies + 1):
+        following = set()
+        for player, opponent in frontier:
+            legal = rules.legal_moves(player, opponent)
+            if legal == 0:
+                player, opponent = opponent, player
+                legal = rules.legal_moves(player, opponent)
+            for square in range(64):
+                if legal >> square & 1:
+                    most = max(most, rules.popcount(rules.flips(player, opponent, 1 << square)))
+                    following.add(rules.after_move(player, opponent, 1 << square))
+        frontier = following
+    return most
+
+
+def test_the_flips_question_against_enumeration():
+    most = _most_flips_by_enumeration(5)
+    found = solve_flips(most, 5, solver="cadical195")
+    assert found.status == "sat" and found.flipped >= most and len(found.witness.moves) <= 5
+    assert solve_flips(most + 1, 5, solver="cadical195").status == "unsat"

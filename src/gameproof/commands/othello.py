@@ -53,7 +53,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         "start within P moves (passes in between are free in the direct encoding). A witness is replayed on the concrete engine before it is printed. "
         "Exit 0 sat, 1 unsat, 3 unknown (time limit).",
     )
-    reach.add_argument("--legal-moves", type=int, required=True, metavar="N")
+    goal = reach.add_mutually_exclusive_group(required=True)
+    goal.add_argument("--legal-moves", type=int, metavar="N", help="a position with at least N legal moves")
+    goal.add_argument("--flips", type=int, metavar="N",
+                      help="a position where some legal move flips at least N discs (direct encoding, strict rules; "
+                      "default bound 59 moves: every position with an empty square)")
     reach.add_argument("--rules", choices=("strict", "relaxed"), default="strict",
                        help="strict: real Othello (pass only when no move); relaxed: passes allowed anytime")
     reach.add_argument("--plies", type=int, metavar="P",
@@ -220,6 +224,8 @@ def run_show(args: argparse.Namespace) -> int:
 def run_reach(args: argparse.Namespace) -> int:
     from gameproof.games.othello.reach import solve_reach
 
+    if args.flips is not None:
+        return _run_flips(args)
     with _solving_status(f">= {args.legal_moves} legal moves ({args.rules} rules)", args.json) as progress:
         result = solve_reach(
             args.legal_moves, args.plies, args.rules, args.encoding, args.solver, args.timeout, args.dimacs,
@@ -243,6 +249,32 @@ def run_reach(args: argparse.Namespace) -> int:
         _print_proof(out, result.proof, result.proof_checked)
         for note in result.notes:
             out.print(f"note: {note}")
+    return {"sat": 0, "unsat": 1, "unknown": 3}[result.status]
+
+
+def _run_flips(args: argparse.Namespace) -> int:
+    from gameproof.games.othello.reach import solve_flips
+
+    if args.encoding != "direct" or args.rules != "strict" or args.dimacs:
+        raise BadInput("--flips takes the direct encoding and strict rules, without --dimacs")
+    with _solving_status(f"a move flipping >= {args.flips} discs", args.json) as progress:
+        result = solve_flips(args.flips, args.plies, args.solver, args.timeout, args.proof, progress)
+    if args.json:
+        print_json(result.to_json())
+    else:
+        out = console()
+        out.print(f"{result.status}: a legal move flipping >= {result.min_flips} discs within {result.plies} moves "
+                  f"({result.variables:,} variables, {result.clauses:,} clauses; encoded in "
+                  f"{result.encode_seconds:.2f} s, solved in {result.solve_seconds:.2f} s)")
+        if result.witness is not None:
+            from gameproof.games.othello.notation import square_name
+            from gameproof.games.othello.position import Position
+
+            color = "black" if result.witness.black_to_move else "white"
+            out.print(f"record: {result.witness.record}, then {color} plays {square_name(result.square)} "
+                      f"flipping {result.flipped}")
+            out.print(str(Position.from_bitboards(result.witness.player, result.witness.opponent, color)))
+        _print_proof(out, result.proof, result.proof_checked)
     return {"sat": 0, "unsat": 1, "unknown": 3}[result.status]
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from gameproof.errors import BadInput
 from gameproof.games.othello import reach_generic, rules
 from gameproof.games.othello.notation import PASS, square_name
-from gameproof.games.othello.reach_direct import RULE_SETS, FinalPosition, ReachFormula, encode_direct
+from gameproof.games.othello.reach_direct import RULE_SETS, FinalPosition, ReachFormula, encode_direct, encode_flips
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import write_dimacs
 from gameproof.logic.drat import check_drat
@@ -280,6 +280,65 @@ def _solve_cnf(cnf: Cnf, solver: str | None, seconds: float | None, proof: str |
     if not refuted_with_proof:
         return _Solved(answer, model, name, elapsed, None, None)
     return _Solved(answer, model, name, elapsed, str(proof), check_drat(cnf, proof))
+
+
+#: The most discs one move can flip off the centre: a corner move along a row, a column and a diagonal.
+MOST_FLIPS = 18
+
+
+@dataclass
+class FlipsResult:
+    """The answer to "is a position reachable where some legal move flips at least N discs?"."""
+
+    status: str  # "sat", "unsat" or "unknown"
+    min_flips: int
+    plies: int
+    solver: str
+    variables: int
+    clauses: int
+    encode_seconds: float
+    solve_seconds: float
+    witness: Replay | None = None
+    square: int | None = None  # the witness's move that flips them
+    flipped: int | None = None
+    proof: str | None = None
+    proof_checked: bool | None = None
+
+    def to_json(self) -> dict:
+        return {"status": self.status, "flips_wanted": self.min_flips, "plies": self.plies, "solver": self.solver,
+                "record": self.witness.record if self.witness else None,
+                "to_move": None if self.witness is None else "black" if self.witness.black_to_move else "white",
+                "move": None if self.square is None else square_name(self.square), "flipped": self.flipped,
+                "variables": self.variables, "clauses": self.clauses,
+                "encode_seconds": round(self.encode_seconds, 3), "solve_seconds": round(self.solve_seconds, 3),
+                "proof": self.proof, "proof_checked": self.proof_checked}
+
+
+def solve_flips(min_flips: int, plies: int | None = None, solver: str | None = None, seconds: float | None = None,
+                proof: str | Path | None = None, progress: Progress | None = None, passes: bool = True) -> FlipsResult:
+    """Is a position reachable within `plies` moves (default 59: every game with an empty square left) where
+    some legal move flips at least `min_flips` discs? The witness is replayed and its flips counted."""
+    if not 1 <= min_flips <= 64:
+        raise BadInput(f"the number of flipped discs must be between 1 and 64, got {min_flips}")
+    plies = 59 if plies is None else plies
+    if not 0 <= plies <= 59:
+        raise BadInput(f"plies must be between 0 and 59, got {plies}")
+    began = time.perf_counter()
+    formula = encode_flips(min_flips, plies, passes)
+    encoded = time.perf_counter() - began
+    solved = _solve_cnf(formula.cnf, solver, seconds, proof, progress)
+    result = FlipsResult({True: "sat", False: "unsat", None: "unknown"}[solved.answer], min_flips, plies,
+                         solved.solver, formula.cnf.num_vars, formula.cnf.num_clauses, encoded, solved.seconds,
+                         proof=solved.proof, proof_checked=solved.proof_checked)
+    if solved.answer:
+        witness = replay(decode_moves(formula, solved.model))
+        square = next(s for s in range(64) if formula.chosen[s] in solved.model)
+        flipped = rules.popcount(rules.flips(witness.player, witness.opponent, 1 << square))
+        if not (witness.strict and rules.legal_moves(witness.player, witness.opponent) >> square & 1
+                and flipped >= min_flips):
+            raise AssertionError(f"witness {witness.record} {square_name(square)} does not replay to {min_flips} flips")
+        result.witness, result.square, result.flipped = witness, square, flipped
+    return result
 
 
 CENTRE = 0x0000_0018_1800_0000  # d4, e4, d5, e5

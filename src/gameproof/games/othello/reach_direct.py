@@ -68,6 +68,7 @@ class ReachFormula:
     stops: list[int]
     final_legal: list[int]  # final_legal[s]: s is a legal move in the final position (empty with `final`)
     final_pass: int  # the side whose turn it is at the end passes; the count is the other side's
+    chosen: list[int]  # chosen[s]: the goal's square (the move that flips, for `encode_flips`)
 
 
 @dataclass(frozen=True)
@@ -268,8 +269,7 @@ class _Builder:
         moves, passes, stops = [], [], []
         for ply in range(self.plies):
             pass_, mover, other, capture, legal = self.turn(mine, theirs, ply)
-            # Stopping here only helps if this position can have enough legal moves.
-            can_stop = self.final is None and sum(lit != false for lit in legal) >= self.min_legal
+            can_stop = self.final is None and self.may_stop(legal)
             stop = self.var() if can_stop else false
             playable = legal
             if ply == 0 and self.final is None:
@@ -291,15 +291,25 @@ class _Builder:
             stops.append(stop)
         if self.final is not None:
             self.fix_final(mine, theirs, passes)
-            final_legal, final_pass = [], false
+            final_legal, final_pass, chosen = [], false, []
         else:
-            final_pass, _, _, _, final_legal = self.turn(mine, theirs, self.plies)
-            self.at_least(final_legal, self.min_legal)
-            if self.plies > 60 - self.min_legal:
-                # Redundant: N legal moves need N empty squares, so at most 60 - N discs were placed.
-                self.at_most([-stop for stop in stops], 60 - self.min_legal)
+            final_pass, final_legal, chosen = self.goal(mine, theirs, stops)
         return ReachFormula(self.cnf, self.plies, self.min_legal, self.rule_set, moves, passes, stops, final_legal,
-                            final_pass)
+                            final_pass, chosen)
+
+    def may_stop(self, legal: list[int]) -> bool:
+        """Whether the game may end on a board with these legal moves: only if it can have enough of them."""
+        return sum(lit != -self.true for lit in legal) >= self.min_legal
+
+    def goal(self, mine: list[int], theirs: list[int], stops: list[int]) -> tuple[int, list[int], list[int]]:
+        """Constrain the final position: at least `min_legal` legal moves. Returns the final pass, the final
+        legal moves and the squares the goal chose (none here)."""
+        final_pass, _, _, _, final_legal = self.turn(mine, theirs, self.plies)
+        self.at_least(final_legal, self.min_legal)
+        if self.plies > 60 - self.min_legal:
+            # Redundant: N legal moves need N empty squares, so at most 60 - N discs were placed.
+            self.at_most([-stop for stop in stops], 60 - self.min_legal)
+        return final_pass, final_legal, []
 
     def exactly_one(self, lits: list[int]) -> None:
         open_lits = [lit for lit in lits if abs(lit) != self.true]
@@ -393,3 +403,42 @@ def encode_direct(
     With `final`, the question is instead whether that exact position is reached after the last
     move (`min_legal` is then ignored). Without `passes`, only games that never pass are covered."""
     return _Builder(plies, min_legal, rule_set, final, passes).build()
+
+
+class _FlipsBuilder(_Builder):
+    """The goal "some legal move flips at least `min_flips` discs" instead of a count of legal moves."""
+
+    def __init__(self, plies: int, min_flips: int, passes: bool = True) -> None:
+        super().__init__(plies, 0, "strict", None, passes)
+        self.min_flips = min_flips
+
+    def may_stop(self, legal: list[int]) -> bool:
+        return any(lit != -self.true for lit in legal)
+
+    def goal(self, mine: list[int], theirs: list[int], stops: list[int]) -> tuple[int, list[int], list[int]]:
+        """One chosen legal square; along each direction the k-th disc from it flips when the capture chains
+        of the first k discs all hold, so the flips are a sum of such literals, at least `min_flips`."""
+        false = -self.true
+        final_pass, _, _, capture, final_legal = self.turn(mine, theirs, self.plies)
+        chosen = [false if lit == false else self.var() for lit in final_legal]
+        for square, lit in enumerate(chosen):
+            self.clause(-lit, final_legal[square])
+        self.at_most(chosen, 1)
+        flipped = []
+        for square, pick in enumerate(chosen):
+            if pick == false:
+                continue
+            for d_index, direction in enumerate(DIRECTIONS):
+                run, distance = self.true, 1
+                while (q := neighbour(square, direction, distance)) is not None and (q, d_index) in capture:
+                    run = self.and_([run, capture[(q, d_index)]])
+                    flipped.append(self.and_([pick, run]))
+                    distance += 1
+        self.at_least(flipped, self.min_flips)
+        return final_pass, final_legal, chosen
+
+
+def encode_flips(min_flips: int, plies: int, passes: bool = True) -> ReachFormula:
+    """The direct encoding of "a position where some legal move flips at least `min_flips` discs is reachable
+    within `plies` moves" (strict rules)."""
+    return _FlipsBuilder(plies, min_flips, passes).build()
