@@ -23,3 +23,9 @@ def console() -> Console:
 def progress_console() -> Console:
     """A console on stderr, for progress that must not mix with machine-readable stdout."""
     return Console(stderr=True, highlight=False)
+
+
+def formula_size(result: Any) -> str:
+    """``N variables, M clauses; encoded in X s, solved in Y s`` for a SAT answer's sizes and times."""
+    return (f"{result.variables:,} variables, {result.clauses:,} clauses; encoded in {result.encode_seconds:.2f} s, "
+            f"solved in {result.solve_seconds:.2f} s")

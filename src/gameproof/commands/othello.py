@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from gameproof.commands._output import console, print_json, progress_console
+from gameproof.commands._output import console, formula_size, print_json, progress_console
 from gameproof.errors import BadInput
 
 
@@ -236,10 +236,8 @@ def run_reach(args: argparse.Namespace) -> int:
         print_json(payload)
     else:
         out = console()
-        size = f"{result.variables:,} variables, {result.clauses:,} clauses"
         out.print(f"{result.status}: >= {result.min_legal} legal moves within {result.plies} moves "
-                  f"({result.rule_set} rules; {size}; encoded in {result.encode_seconds:.2f} s, "
-                  f"solved in {result.solve_seconds:.2f} s)")
+                  f"({result.rule_set} rules; {formula_size(result)})")
         if result.witness is not None:
             from gameproof.games.othello.position import Position
 
@@ -264,8 +262,7 @@ def _run_flips(args: argparse.Namespace) -> int:
     else:
         out = console()
         out.print(f"{result.status}: a legal move flipping >= {result.min_flips} discs within {result.plies} moves "
-                  f"({result.variables:,} variables, {result.clauses:,} clauses; encoded in "
-                  f"{result.encode_seconds:.2f} s, solved in {result.solve_seconds:.2f} s)")
+                  f"({formula_size(result)})")
         if result.witness is not None:
             from gameproof.games.othello.notation import square_name
             from gameproof.games.othello.position import Position

@@ -59,12 +59,10 @@ def run_reach(args: argparse.Namespace) -> int:
 
         print_json(result.to_json())
     else:
-        from gameproof.commands._output import console
+        from gameproof.commands._output import console, formula_size
 
         out = console()
-        out.print(f"{result.status.value}: {args.where} within {args.plies} moves of {game.name} "
-                  f"({result.variables:,} variables, {result.clauses:,} clauses; encoded in "
-                  f"{result.encode_seconds:.2f} s, solved in {result.solve_seconds:.2f} s)")
+        out.print(f"{result.status.value}: {args.where} within {args.plies} moves of {game.name} ({formula_size(result)})")
         if result.final is not None:
             out.print(f"moves: {' '.join(result.moves or []) or '(none)'}")
             chosen = result.to_json()["choices"]
