@@ -124,6 +124,12 @@ class Game:
         """Whether keys are exact codes of the position (else 64-bit hashes)."""
         return (self.words + 1) ** self.cells * 2 <= 2**64
 
+    @property
+    def max_positions(self) -> int | None:
+        """How many boards exact keys tell apart, (words + 1) ** cells (the side to move at most doubles it),
+        or None when keys are hashes: a search's table need not be much larger."""
+        return (self.words + 1) ** self.cells if self.exact_keys else None
+
     @cached_property
     def key_weights(self) -> np.ndarray:
         """uint64[symmetry, word, bit]: a position's key under a symmetry is the sum of its pieces' weights.
