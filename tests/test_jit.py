@@ -33,11 +33,12 @@ def test_specialised_templates_call_what_was_bound_and_recurse():
 
 def test_df_pn_is_loaded_from_the_disk_cache_in_a_new_process():
     script = (
-        "from gameproof.games.mnk.solver import compile_kernels\n"
-        "from gameproof.games.mnk.state import KERNELS\n"
+        "from gameproof.games.mnk.state import MnkState\n"
         "from gameproof.search.dfpn import search_kernels\n"
-        "compile_kernels()\n"
-        "stats = search_kernels(KERNELS)._mid.stats\n"
+        "from gameproof.search.solve import solve\n"
+        "state = MnkState('mnk:2,2,2')\n"
+        "solve(state)\n"
+        "stats = search_kernels(state.game.kernels)._mid.stats\n"
         "print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True, capture_output=True)  # fills the cache

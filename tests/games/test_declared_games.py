@@ -190,6 +190,17 @@ def test_mirror_images_share_a_key():
     assert one.key == other.key
 
 
+def test_small_games_get_tables_no_larger_than_their_key_space():
+    assert load_game("mnk:3,3,3").max_positions == 3**9
+    assert load_game("mnk-notakto:3,3,3").max_positions == 2**9
+    assert load_game("mnk:8,8,5").max_positions is None  # keys are hashes
+    state = RulesState(load_game("mnk-misere:3,3,3"))
+    assert solve(state, Options(tt_mb=64)).value == "draw"
+    from gameproof.search.solve import _kept_search
+
+    assert _kept_search(state.game, Options(tt_mb=64)).table.capacity <= 4 * 3**9
+
+
 def test_the_side_to_move_is_part_of_the_key():
     game = load_game("othello:4")
     state = RulesState(game)

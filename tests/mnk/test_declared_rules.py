@@ -1,5 +1,5 @@
-"""The m,n,k rules declared in gameproof.games.mnk.rules against the hand-written m,n,k kernels (MnkState),
-the pure-Python minimax (reference) and published values (golden data)."""
+"""The m,n,k rules declared in gameproof.games.mnk.rules against the pure-Python rules and minimax
+(reference), open lines and symmetries counted here, and published values (golden data)."""
 
 import random
 from functools import cache
@@ -8,10 +8,9 @@ import pytest
 
 from gameproof.errors import BadInput
 from gameproof.games.game import Game
-from gameproof.games.mnk import kernels as hand
 from gameproof.games.mnk import reference
 from gameproof.games.mnk.rules import GAMES
-from gameproof.games.mnk.state import MnkState
+from gameproof.games.mnk.state import MnkGame
 from gameproof.games.state import RulesState
 from gameproof.search.dfpn import Options
 from gameproof.search.perft import fast_perft, perft
@@ -44,68 +43,87 @@ def cells_of(name: str) -> int:
     return int(rows) * int(cols)
 
 
-def random_play(name: str, plies: int, rng: random.Random) -> tuple[RulesState, MnkState]:
-    """The same random moves (at most `plies`, fewer if the game ends) in both implementations."""
-    ours, theirs = declared(name), MnkState(name)
-    while len(ours.history) < plies and not ours.is_over():
-        move = rng.choice(ours.legal_moves())
-        ours.play(move)
-        theirs.play(move)
-    return ours, theirs
+def random_play(name: str, plies: int, rng: random.Random) -> RulesState:
+    """A position after random moves (at most `plies`, fewer if the game ends)."""
+    state = declared(name)
+    while len(state.history) < plies and not state.is_over():
+        state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def lines(name: str) -> list[int]:
+    """Every k-window of the board as a mask, enumerated cell by cell."""
+    rows, cols, k = (int(n) for n in name.partition(":")[2].split(","))
+    found = set()
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + dr * i, c + dc * i) for i in range(k)]
+                if all(0 <= rr < rows and 0 <= cc < cols for rr, cc in cells):
+                    found.add(sum(1 << (rr * cols + cc) for rr, cc in cells))
+    return sorted(found)
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_random_playouts_agree_with_the_hand_kernels(name):
+def test_random_playouts_follow_the_reference_rules(name):
+    rows, cols, k = (int(n) for n in name.partition(":")[2].split(","))
+    variant = VARIANT[name.partition(":")[0]]
     rng = random.Random(name)
     for _ in range(25):
-        ours, theirs = declared(name), MnkState(name)
+        state, board, ended = declared(name), "-" * cells_of(name), None
         while True:
-            assert ours.legal_moves() == theirs.legal_moves()
-            assert ours.is_over() == theirs.is_over()
-            assert ours.outcome() == theirs.outcome()
-            assert ours.marks() == theirs.marks()
-            assert ours.to_move == theirs.to_move
-            if ours.is_over():
+            assert state.legal_moves() == ([] if ended is not None else [i for i, m in enumerate(board) if m == "-"])
+            assert state.marks() == board and state.is_over() == (ended is not None)
+            if state.is_over():
                 break
-            move = rng.choice(ours.legal_moves())
-            ours.play(move)
-            theirs.play(move)
+            move = rng.choice(state.legal_moves())
+            board, ended = reference.move_result(board, rows, cols, k, variant, move)
+            state.play(move)
+        mover_sign = -1 if state.to_move == 0 else 1  # the last mover: the side not to move
+        assert state.outcome() == ended * mover_sign
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_estimates_match_the_hand_kernel(name):
-    """The rules' estimate, as the derived kernel hands it to df-pn, counts what the hand kernel counts."""
+def test_estimates_count_open_lines(name):
+    """The rules' estimate: the open lines (k-windows free of the other side's stones) of each side, in favour
+    of their owner in the normal game and against him in misère; none in Notakto."""
     rng = random.Random(name)
     for _ in range(20):
-        ours, theirs = random_play(name, rng.randrange(cells_of(name)), rng)
-        for_mover, for_other = ours.game.rules.estimate(*ours.words)
-        for attacker in (0, 1):
-            # the derived kernel's mapping (gameproof.games.derived.estimate)
-            mine = (for_other, for_mover) if ours.to_move == attacker else (for_mover, for_other)
-            assert mine == tuple(int(x) for x in hand.estimate(theirs.words, theirs.tables, attacker))
+        state = random_play(name, rng.randrange(cells_of(name)), rng)
+        if len(state.words) == 1:
+            assert state.game.rules.estimate(*state.words) == (0, 0)
+            continue
+        mine, theirs = state.words
+        own = sum(1 for line in lines(name) if not line & theirs)
+        other = sum(1 for line in lines(name) if not line & mine)
+        expected = (other, own) if name.startswith("mnk-misere") else (own, other)
+        assert state.game.rules.estimate(*state.words) == expected
 
 
 @pytest.mark.parametrize("name", ["mnk:3,4,3", "mnk-misere:4,4,3", "mnk-notakto:4,4,3"])
-def test_the_compiled_estimate_matches_the_hand_kernel(name):
+def test_the_compiled_estimate_matches_the_rules(name):
     rng = random.Random(name)
     for _ in range(20):
-        ours, theirs = random_play(name, rng.randrange(cells_of(name)), rng)
+        state = random_play(name, rng.randrange(cells_of(name)), rng)
+        for_mover, for_other = state.game.rules.estimate(*state.words)
         for attacker in (0, 1):
-            derived = ours.game.kernels.estimate(ours.frames(), ours.game.tables, attacker)
-            assert tuple(int(x) for x in derived) == tuple(int(x) for x in hand.estimate(theirs.words, theirs.tables, attacker))
+            # the derived kernel's mapping (gameproof.games.derived.estimate): threats against the attacker first
+            expected = (for_other, for_mover) if state.to_move == attacker else (for_mover, for_other)
+            derived = state.game.kernels.estimate(state.frames(), state.game.tables, attacker)
+            assert tuple(int(x) for x in derived) == expected
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_the_derived_perft_counts_the_hand_kernels_paths(name):
+def test_the_derived_perft_counts_the_python_rules_paths(name):
     cells = cells_of(name)
     depth = min(cells, 5 if cells <= 9 else 3)
     for plies in range(depth + 1):
-        assert fast_perft(declared(name), plies) == perft(MnkState(name), plies), plies
+        assert fast_perft(declared(name), plies) == perft(declared(name), plies), plies
     rng = random.Random(name)
     for _ in range(3):  # from later positions, where games end
-        ours, theirs = random_play(name, max(0, cells - 6), rng)
+        state = random_play(name, max(0, cells - 6), rng)
         for plies in range(min(4, cells) + 1):
-            assert fast_perft(ours, plies) == perft(theirs, plies), (ours.record, plies)
+            assert fast_perft(state, plies) == perft(state, plies), (state.record, plies)
 
 
 def test_tic_tac_toe_perft():
@@ -136,11 +154,11 @@ def test_values_match_minimax(name):
     tried = 0
     while tried < 6:
         stones = rng.randrange(cells - 10, cells - 2) if cells > 12 else rng.randrange(2, cells - 1)
-        ours, theirs = random_play(name, stones, rng)
+        ours = random_play(name, stones, rng)
         if ours.is_over():
             continue
         tried += 1
-        expected = reference.move_values(theirs.marks(), rows, cols, k, variant)
+        expected = reference.move_values(ours.marks(), rows, cols, k, variant)
         solution = solve(ours, Options(tt_mb=4), with_moves=True)
         assert solution.moves == {m: VALUE[v] for m, v in expected.items()}, ours.record
         assert solution.value == VALUE[max(expected.values())]
@@ -151,7 +169,7 @@ def test_symmetric_positions_share_a_key(name):
     rng = random.Random(name)
     kernels, tables = game(name).kernels, game(name).tables
     for _ in range(10):
-        ours, _ = random_play(name, rng.randrange(1, 8), rng)
+        ours = random_play(name, rng.randrange(1, 8), rng)
         board = ours.game.board
         for symmetry in ours.game.symmetries:
             image = board.permutation(symmetry)
@@ -167,18 +185,19 @@ def test_symmetric_positions_share_a_key(name):
 
 
 @pytest.mark.parametrize("name", ["mnk:4,4,3", "mnk-misere:4,3,3", "mnk-notakto:3,4,3"])
-def test_keys_tell_positions_apart_as_the_hand_kernels_do(name):
-    """Two positions get the same key exactly when the hand kernels' keys are equal (equal up to symmetry)."""
+def test_keys_tell_positions_apart_up_to_symmetry(name):
+    """Two positions get the same key exactly when one is a symmetric image of the other, with the same side to move."""
     rng = random.Random(name)
-    pairs = [random_play(name, 4, rng) for _ in range(120)]
-    ours = {}
-    theirs = {}
-    for a, b in pairs:
-        ours.setdefault(a.key, set()).add(b.key)
-        theirs.setdefault(b.key, set()).add(a.key)
-    assert all(len(keys) == 1 for keys in ours.values())
-    assert all(len(keys) == 1 for keys in theirs.values())
-    assert len(ours) < len(pairs)  # some positions met again up to symmetry
+    game = MnkGame.from_name(name)
+    positions = [random_play(name, rng.randrange(3, 6), rng) for _ in range(120)]
+    by_key: dict[int, set[tuple[str, int]]] = {}
+    for state in positions:
+        marks = state.marks()
+        canonical = min("".join(marks[perm.index(i)] for i in range(game.cells)) for perm in game.permutations)
+        by_key.setdefault(state.key, set()).add((canonical, state.to_move))
+    assert all(len(kinds) == 1 for kinds in by_key.values())
+    assert len({kind for kinds in by_key.values() for kind in kinds}) == len(by_key)
+    assert len(by_key) < len(positions)  # some positions met again up to symmetry
 
 
 def test_parameters_that_do_not_fit_are_refused():

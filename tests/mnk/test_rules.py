@@ -21,7 +21,7 @@ def test_random_playouts_follow_the_reference_rules(name):
     for _ in range(20):
         state = game.start()
         assert isinstance(state, GameState)
-        board, keys, ended = "-" * game.geometry.cells, [], None
+        board, keys, ended = "-" * game.cells, [], None
         while not state.is_over():
             move = rng.choice(state.legal_moves())
             keys.append(state.key)
@@ -41,14 +41,13 @@ def test_random_playouts_follow_the_reference_rules(name):
 
 def test_keys_agree_under_symmetry_and_differ_otherwise():
     game = MnkGame.from_name("mnk:5,5,6")  # no line fits: games never end early
-    geo = game.geometry
     rng = random.Random(5)
     seen = {}
     for _ in range(300):
         moves = rng.sample(range(25), rng.randrange(0, 8))
-        for perm in geo.symmetries:
-            state = MnkState(game, " ".join(geo.name(perm[m]) for m in moves))
-            canonical = min("".join(state.marks()[perm2.index(i)] for i in range(25)) for perm2 in geo.symmetries)
+        for perm in game.permutations:
+            state = MnkState(game, " ".join(game.board.cell_name(perm[m]) for m in moves))
+            canonical = min("".join(state.marks()[perm2.index(i)] for i in range(25)) for perm2 in game.permutations)
             assert seen.setdefault(state.key, canonical) == canonical
 
 
@@ -70,5 +69,5 @@ def test_large_boards_keep_hash_keys_consistent(seed):
     state = MnkState("mnk:8,8,9")
     for move in rng.sample(range(64), 10):
         state.play(move)
-    flipped = MnkState("mnk:8,8,9", " ".join(state.geometry.name(state.geometry.symmetries[1][m]) for m in state.history))
+    flipped = MnkState("mnk:8,8,9", " ".join(state.move_name(state.game.permutations[1][m]) for m in state.history))
     assert flipped.key == state.key

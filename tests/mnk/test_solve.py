@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gameproof.games.mnk import reference
-from gameproof.games.mnk.solver import solve
 from gameproof.games.mnk.state import MnkGame, MnkState
 from gameproof.search.dfpn import Options
+from gameproof.search.solve import solve
 
 from .conftest import GOLDEN
 
@@ -26,7 +26,7 @@ def test_golden_values(case):
     named = {state.move_name(m): v for m, v in solution.moves.items()}
     assert solution.value == case["value"]
     assert {sq: named[sq] for sq in case.get("moves", {})} == case.get("moves", {})
-    assert len(named) == state.geometry.cells and solution.nodes > 0
+    assert len(named) == state.game.cells and solution.nodes > 0
 
 
 @pytest.mark.slow
@@ -40,7 +40,7 @@ def test_golden_values_slow(case):
 @pytest.mark.parametrize("options", VARIANTS_OF_OPTIONS, ids=["default", "plain", "no-wpns", "no-heuristic", "no-eps-no-brute", "tiny-tt"])
 def test_every_move_matches_minimax_under_every_switch(name, options):
     state = MnkState(name)
-    expected = reference.move_values("-" * state.geometry.cells, state.game.rows, state.game.cols, state.game.k, state.game.variant)
+    expected = reference.move_values("-" * state.game.cells, state.game.rows, state.game.cols, state.game.k, state.game.variant)
     solution = solve(state, options)
     assert solution.moves == {m: VALUE[v] for m, v in expected.items()}
     assert solution.value == VALUE[max(expected.values())]

@@ -75,7 +75,7 @@ def test_mnk_bad_square_is_a_notification_not_a_crash():
             await pilot.click("#sq-4")  # b2 is taken
             await pilot.pause()
             assert app.session.record == "b2"
-            assert any("not an empty square" in n.message for n in app._notifications)
+            assert any("b2 is not legal here" in n.message for n in app._notifications)
     asyncio.run(scenario())
 
 

@@ -62,8 +62,8 @@ def test_unwritable_file_is_bad_input(tmp_path, capsys):
 
 @pytest.mark.parametrize("args, message", [
     (["mnk", "--rows", "3", "--cols", "3", "--k", "3", "--book", "no-such.db"], "no book"),
-    (["mnk", "--rows", "9", "--cols", "9", "--k", "3"], "unsupported"),
-    (["mnk", "--rows", "3", "--cols", "3", "--k", "3", "--moves", "z9"], "not a square"),
+    (["mnk", "--rows", "9", "--cols", "9", "--k", "3"], "at most 64"),
+    (["mnk", "--rows", "3", "--cols", "3", "--k", "3", "--moves", "z9"], "not a cell"),
     (["othello", "f5f5"], "move 2"),
 ])
 def test_tui_bad_input_before_the_screen_opens(tmp_path, capsys, monkeypatch, args, message):

@@ -74,8 +74,8 @@ def game_from_args(args: argparse.Namespace) -> MnkGame:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    from gameproof.games.mnk.solver import solve
     from gameproof.games.mnk.state import MnkState
+    from gameproof.search.solve import solve
 
     state = MnkState(game_from_args(args), args.moves)
     options = options_from_args(args)
@@ -191,11 +191,11 @@ def run_verify(args: argparse.Namespace) -> int:
         if None in (args.rows, args.cols, args.k):
             raise BadInput("give --db FILE, or --rows, --cols and --k")
         from gameproof.games.mnk import reference
-        from gameproof.games.mnk.solver import solve
         from gameproof.games.mnk.state import MnkState
+        from gameproof.search.solve import solve
 
         state = MnkState(game_from_args(args), args.moves)
-        empty = state.geometry.cells - len(state.history)
+        empty = state.game.cells - len(state.history)
         if empty > args.max_empty:
             raise BadInput(f"{empty} empty squares: plain minimax would take too long (raise --max-empty to insist)")
         names = {1: "win", 0: "draw", -1: "loss"}

@@ -90,9 +90,9 @@ def run_othello(args: argparse.Namespace) -> int:
 
 
 def run_mnk(args: argparse.Namespace) -> int:
-    from gameproof.games.mnk.solver import solve
     from gameproof.games.mnk.state import MnkState
     from gameproof.render.mnk_svg import mnk_svg
+    from gameproof.search.solve import solve
 
     out = _writable(args.svg)
     state = MnkState(game_from_args(args), args.moves)

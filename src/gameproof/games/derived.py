@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import SimpleNamespace
 
+import numba
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from gameproof.games.declaration import DRAW, LOSS, ONGOING, PASS, WIN
 from gameproof.jit import specialise
@@ -27,6 +27,15 @@ from gameproof.search.dfpn import CONTINUE, DRAW as RESULT_DRAW, MOVER_LOSES, MO
 HEADER = 3  # s[0] frame offset, s[1] frame size, s[2] words
 # slots of the info table g[1]
 INFO_CELLS, INFO_MASK, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM, INFO_LOOKAHEAD = range(5)
+
+if numba.config.DISABLE_JIT:  # numba's intrinsic only compiles: the kernels as plain Python (differential tests)
+
+    def trailing_zeros(x):
+        """Index of the lowest set bit of a non-zero word."""
+        return np.int64((int(x) & -int(x)).bit_length() - 1)
+else:
+    from numba.cpython.unsafe.numbers import trailing_zeros
+
 
 R_legal: Callable
 R_play: Callable

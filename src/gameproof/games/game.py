@@ -17,6 +17,8 @@ from gameproof.jit import bind_rules, compile_rules
 
 #: The rule functions that generic kernels call with ``f(*words)`` (never inlined).
 ENTRY_POINTS = ("start", "legal", "play", "result", "pass_turn", "estimate")
+#: Derived kernels by fingerprint, so that equal games built apart (two ``MnkGame(3, 3, 3)``) compile once.
+_DERIVED: dict[str, tuple[Any, Any]] = {}
 
 
 class Game:
@@ -95,11 +97,13 @@ class Game:
         digest.update(repr((self.words, self.spec.perspective, self.has_passes)).encode())
         return digest.hexdigest()[:16]
 
-    @cached_property
+    @property
     def _derived(self) -> tuple[Any, Any]:
         from gameproof.games.derived import derive
 
-        return derive(self.compiled, self.words, self.fingerprint)
+        if self.fingerprint not in _DERIVED:
+            _DERIVED[self.fingerprint] = derive(self.compiled, self.words, self.fingerprint)
+        return _DERIVED[self.fingerprint]
 
     @property
     def kernels(self):
@@ -123,6 +127,12 @@ class Game:
     def exact_keys(self) -> bool:
         """Whether keys are exact codes of the position (else 64-bit hashes)."""
         return (self.words + 1) ** self.cells * 2 <= 2**64
+
+    @property
+    def max_positions(self) -> int | None:
+        """How many boards exact keys tell apart, (words + 1) ** cells (the side to move at most doubles it),
+        or None when keys are hashes: a search's table need not be much larger."""
+        return (self.words + 1) ** self.cells if self.exact_keys else None
 
     @cached_property
     def key_weights(self) -> np.ndarray:

@@ -23,7 +23,7 @@ from gameproof.loading import import_file
 
 BUILTIN = ("gameproof.games.connect4", "gameproof.games.othello.rules", "gameproof.games.mnk.rules")
 ENTRY_POINT_GROUP = "gameproof.games"
-#: m,n,k positions keep their own class (MnkState, hand-written kernels) for the `mnk` commands and books.
+#: m,n,k positions are MnkStates (RulesStates that speak of rows, columns and k), as in the `mnk` commands and books.
 _MNK_PREFIXES = ("mnk", "notakto")
 EXAMPLES = ("othello", "mnk:3,3,3", "mnk-misere:4,4,3", "mnk-notakto:3,3,3", "connect4:5,4", "othello:4")
 

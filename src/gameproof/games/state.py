@@ -129,7 +129,7 @@ class RulesState:
         return board.parse_cell(text)
 
     def copy(self) -> RulesState:
-        twin = RulesState(self.game)
+        twin = type(self)(self.game)
         twin.words, twin._to_move = self.words, self._to_move
         twin.history, twin._earlier = list(self.history), list(self._earlier)
         return twin

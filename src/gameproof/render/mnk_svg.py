@@ -9,7 +9,7 @@ from gameproof.render.svg import circle, line
 
 def mnk_svg(state: MnkState, values: dict[int, str] | None = None) -> str:
     """A standalone SVG of ``state`` (``a1`` bottom-left); ``values`` (square → win/draw/loss) tints empty squares."""
-    g = state.geometry
+    g = state.game
     return board_svg(g.rows, g.cols, state.marks(), _stone, last=state.history[-1] if state.history else None,
                      values=values, caption=values_caption("XO"[state.to_move]) if values else None)
 

@@ -31,10 +31,10 @@ def solve(state: RulesState, options: Options = Options(), *, with_moves: bool =
                                options=options, with_moves=with_moves, progress=progress)
     search = _kept_search(game, options) if keep_table else None
     return exact.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=64,
-                       options=options, with_moves=with_moves, max_positions=None, progress=progress,
+                       options=options, with_moves=with_moves, max_positions=game.max_positions, progress=progress,
                        search=search)
 
 
 @cache
 def _kept_search(game: Game, options: Options) -> Search:
-    return Search(game.kernels, game.tables, game.max_plies, 64, options)
+    return Search(game.kernels, game.tables, game.max_plies, 64, options, game.max_positions)

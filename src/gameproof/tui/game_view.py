@@ -1,14 +1,14 @@
 """What the game screen knows about a game beside its position: the board's cells, the players, the search.
 
-Two kinds of position take part: m,n,k positions (:class:`~gameproof.games.mnk.state.MnkState`, whose
-moves are square indices) and positions of declared games (:class:`~gameproof.games.state.RulesState`,
-whose moves are bits of the game's :class:`~gameproof.games.declaration.Board`, or a pass).
+Positions are those of declared games (:class:`~gameproof.games.state.RulesState`, whose moves are bits of
+the game's :class:`~gameproof.games.declaration.Board`, or a pass); m,n,k positions
+(:class:`~gameproof.games.mnk.state.MnkState`) are shown with their own summary and X, O as players.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Protocol
 
@@ -16,7 +16,7 @@ import numpy as np
 
 from gameproof.games.declaration import PASS, Engine, Notation
 from gameproof.games.game import Game
-from gameproof.games.mnk.state import KERNELS, MnkGame, MnkState
+from gameproof.games.mnk.state import MnkGame, MnkState
 from gameproof.games.protocol import GameState
 from gameproof.games.state import RulesState
 from gameproof.search.dfpn import Kernels
@@ -91,10 +91,7 @@ def view_of(state: Position) -> GameView:
 
 @cache
 def _mnk_view(game: MnkGame) -> GameView:
-    g = game.geometry
-    setup = SearchSetup(KERNELS, g.tables, g.cells, g.cells, Engine.DFPN, lambda state: state.words)
-    return GameView(game.name, _MNK_RULES[game.variant], g.rows, g.cols, tuple(range(g.cells)), Notation.CELL,
-                    ("X", "O"), lambda: setup)
+    return replace(_rules_view(game), summary=_MNK_RULES[game.variant], players=("X", "O"))
 
 
 @cache

@@ -1,4 +1,6 @@
-"""Opening books for m,n,k games: build (parallel, resumable), query, and verify against children."""
+"""Opening books for m,n,k games: build (parallel, resumable), query, and verify against children.
+
+Books store position keys, so a book records the :data:`FORMAT` of its keys and one of another format is refused."""
 
 from __future__ import annotations
 
@@ -11,14 +13,16 @@ from pathlib import Path
 from gameproof.errors import BadInput
 from gameproof.games.mnk import reference
 from gameproof.games.mnk.positions import levels, orientation
-from gameproof.games.mnk.solver import solve
 from gameproof.games.mnk.state import MnkGame, MnkState
 from gameproof.search import exact
 from gameproof.search.book import Book, Entry
 from gameproof.search.dfpn import Options
+from gameproof.search.solve import solve
 
 _FLIP = {exact.WIN: exact.LOSS, exact.DRAW_VALUE: exact.DRAW_VALUE, exact.LOSS: exact.WIN}
 _REFERENCE = {1: exact.WIN, 0: exact.DRAW_VALUE, -1: exact.LOSS}
+#: The keys a book holds: 2 = the declared rules' keys (with the side to move); books without it are older.
+FORMAT = "2"
 
 
 def open_book(path: str | Path, game: MnkGame | None = None, depth: int | None = None) -> tuple[Book, MnkGame, int]:
@@ -31,8 +35,12 @@ def open_book(path: str | Path, game: MnkGame | None = None, depth: int | None =
         if game is None or depth is None:
             book.close()
             raise BadInput(f"{path} is not a gameproof book")
-        book.set_meta(game=game.name, depth=str(depth))
+        book.set_meta(game=game.name, depth=str(depth), format=FORMAT)
         return book, game, depth
+    if meta.get("format") != FORMAT:
+        book.close()
+        raise BadInput(f"{path} holds position keys of book format {meta.get('format', '1')}, but this gameproof "
+                       f"reads format {FORMAT}; build the book again")
     stored = MnkGame.from_name(meta["game"])
     if (game is not None and game != stored) or (depth is not None and depth != int(meta["depth"])):
         book.close()
@@ -159,7 +167,7 @@ def verify(book: Book, game: MnkGame, depth: int, *, max_empty: int = 12) -> Ver
         elif entry.plies < depth:
             expected, moves = _from_children(state, book)
             report.checked_by_children += 1
-        elif state.geometry.cells - len(state.history) <= max_empty:
+        elif state.game.cells - len(state.history) <= max_empty:
             found = reference.move_values(state.marks(), game.rows, game.cols, game.k, game.variant)
             moves = {state.move_name(m): _REFERENCE[v] for m, v in found.items()}
             expected = exact.best(list(moves.values()))

@@ -30,7 +30,7 @@ def distinct_positions(game: MnkGame, depth: int) -> list[MnkState]:
 def orientation(state: MnkState, representative: MnkState) -> tuple[int, ...]:
     """A symmetry (square permutation) taking ``state``'s stones onto ``representative``'s."""
     marks, target = state.marks(), representative.marks()
-    for perm in state.geometry.symmetries:
+    for perm in state.game.permutations:
         if all(marks[sq] == target[perm[sq]] for sq in range(len(marks))):
             return perm
     raise ValueError(f"{representative!r} is not a symmetric image of {state!r}")

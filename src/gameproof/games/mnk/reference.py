@@ -1,6 +1,6 @@
 """A plain pure-Python minimax of m,n,k games, written independently of the kernels, for cross-checks.
 
-Boards are strings (``X``, ``O``, ``-`` per square, index order as in :mod:`geometry`); values are
+Boards are strings (``X``, ``O``, ``-`` per square, square ``r * cols + c``, as in :mod:`rules`); values are
 for the player to move: +1 win, 0 draw, -1 loss. Exponential: use on small boards or late positions.
 """
 
