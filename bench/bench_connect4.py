@@ -25,7 +25,7 @@ def ours(size: str) -> tuple[str, float]:
     width, height = size.split("x")
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "gameproof", "solve", f"connect4:{width},{height}", "--value-only",
-                           "--json", "--tt-mb", "512"], capture_output=True, text=True, check=True)
+                           "--json"], capture_output=True, text=True, check=True)
     return json.loads(done.stdout)["value"], time.perf_counter() - started
 
 
