@@ -303,3 +303,13 @@ def test_unknown_games_and_bad_parameters_are_one_clear_error():
 def test_defaults_and_aliases():
     assert load_game("connect4").name == "connect4:7,6"
     assert load_game("reversi:6").name == "othello:6"
+
+
+@pytest.mark.parametrize("argv", [["solve", "othello:4", "--epsilon", "nan"], ["solve", "connect4:4,4", "--tt-mb", "inf"],
+                                  ["solve", "connect4", "--moves", "z"], ["perft", "othello:6", "-1"],
+                                  ["solve", "connect4:9,9"], ["games", "no-such-file.py"]])
+def test_bad_input_to_the_generic_commands_is_one_line_and_exit_2(argv, capsys):
+    from gameproof.cli import main
+
+    assert main(argv) == 2
+    assert capsys.readouterr().err.count("\n") == 1

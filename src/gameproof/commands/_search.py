@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -27,6 +28,8 @@ def search_arguments(parser: argparse.ArgumentParser) -> None:
 def options_from_args(args: argparse.Namespace) -> Options:
     from gameproof.search.dfpn import Options
 
+    if not (math.isfinite(args.tt_mb) and math.isfinite(args.epsilon)):
+        raise BadInput("--tt-mb and --epsilon must be finite numbers")
     if args.tt_mb <= 0 or args.epsilon < 0 or args.brute_force < 0 or args.heuristic < 0:
         raise BadInput("--tt-mb must be positive; --epsilon, --heuristic and --brute-force must not be negative")
     return Options(wpns=not args.no_wpns, epsilon=args.epsilon, heuristic=args.heuristic,
