@@ -69,7 +69,8 @@ def test_pure_python_search_agrees_without_jit():
 
 
 def test_progress_displays_run_off_a_terminal():
-    from gameproof.commands.mnk import book_progress, search_progress
+    from gameproof.commands._search import search_progress
+    from gameproof.commands.mnk import book_progress
 
     with search_progress(False) as update:
         update(5_000_000, 250, 1000)

@@ -75,11 +75,15 @@ def _state(args: argparse.Namespace):
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    return solve_and_report(_state(args), args)
+
+
+def solve_and_report(state, args: argparse.Namespace) -> int:
+    """Solve a position with the search options in `args` and print its value and its moves' values."""
     from gameproof.search.solve import solve
 
-    state = _state(args)
     options = options_from_args(args)
-    engine = Engine(args.engine) if args.engine else state.game.spec.engine
+    engine = Engine(args.engine) if getattr(args, "engine", None) else state.game.spec.engine
     with search_progress(args.quiet or args.json) as progress:
         solution = solve(state, options, with_moves=not args.value_only, progress=progress, engine=engine)
     moves = {state.move_name(m): v for m, v in solution.moves.items()}

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from gameproof.commands._search import options_from_args, print_values, search_arguments, search_progress
+from gameproof.commands._search import options_from_args, print_values, search_arguments
 from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
@@ -74,27 +74,10 @@ def game_from_args(args: argparse.Namespace) -> MnkGame:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    from gameproof.commands.games import solve_and_report
     from gameproof.games.mnk.state import MnkState
-    from gameproof.search.solve import solve
 
-    state = MnkState(game_from_args(args), args.moves)
-    options = options_from_args(args)
-    with search_progress(args.quiet or args.json) as progress:
-        solution = solve(state, options, with_moves=not args.value_only, progress=progress)
-    moves = {state.move_name(m): v for m, v in solution.moves.items()}
-    if args.json:
-        from gameproof.commands._output import print_json
-
-        print_json({"game": state.game.name, "played": state.record, "value": solution.value, "moves": moves,
-                    "nodes": solution.nodes, "seconds": round(solution.seconds, 6), "tt_entries": solution.tt_entries})
-        return 0
-    from gameproof.commands._output import console
-
-    out = console()
-    print_values(out, f"{state.game.name}  after: {state.record or '(start)'}  to move: {'XO'[state.to_move]}",
-                 state, solution.value, moves)
-    out.print(f"{solution.nodes:,} nodes in {solution.seconds:.3f} s, {solution.tt_entries:,} TT entries")
-    return 0
+    return solve_and_report(MnkState(game_from_args(args), args.moves), args)
 
 
 def run_book_build(args: argparse.Namespace) -> int:

@@ -152,42 +152,21 @@ def estimate(*words):
 # --- declarations -------------------------------------------------------------------------------------
 
 
-def _parameters():
-    return (Parameter("rows", 3, 1, 26, "rows of the board"), Parameter("cols", 3, 1, 26, "columns of the board"),
-            Parameter("k", 3, 1, 26, "stones in a row that end the game"))
-
-
 def board(rows, cols, k):
     return Board(rows, cols)
 
 
+def _declare(name, variant, summary, **more):
+    """One of the three games these rules play."""
+    parameters = (Parameter("rows", 3, 1, 26, "rows of the board"), Parameter("cols", 3, 1, 26, "columns of the board"),
+                  Parameter("k", 3, 1, 26, "stones in a row that end the game"))
+    return GameSpec(name=name, rules=sys.modules[__name__], summary=summary, parameters=parameters,
+                    constants=partial(constants, variant=variant), board=board, **more)
+
+
 GAMES = (
-    GameSpec(
-        name="mnk",
-        rules=sys.modules[__name__],
-        summary="m,n,k game on an R×C board: k in a row wins (mnk:3,3,3 is tic-tac-toe)",
-        parameters=_parameters(),
-        constants=partial(constants, variant="normal"),
-        board=board,
-    ),
-    GameSpec(
-        name="mnk-misere",
-        rules=sys.modules[__name__],
-        summary="misère m,n,k game on an R×C board: k in a row loses",
-        parameters=_parameters(),
-        constants=partial(constants, variant="misere"),
-        board=board,
-    ),
-    GameSpec(
-        name="mnk-notakto",
-        rules=sys.modules[__name__],
-        summary="Notakto on an R×C board: both players place X; whoever completes k in a row loses",
-        parameters=_parameters(),
-        constants=partial(constants, variant="notakto"),
-        board=board,
-        perspective=False,
-        pieces="X",
-        player_names=("first", "second"),
-        aliases=("notakto",),
-    ),
+    _declare("mnk", "normal", "m,n,k game on an R×C board: k in a row wins (mnk:3,3,3 is tic-tac-toe)"),
+    _declare("mnk-misere", "misere", "misère m,n,k game on an R×C board: k in a row loses"),
+    _declare("mnk-notakto", "notakto", "Notakto on an R×C board: both players place X; whoever completes k in a row loses",
+             perspective=False, pieces="X", player_names=("first", "second"), aliases=("notakto",)),
 )
