@@ -25,6 +25,8 @@ SHOWCASE = (
      ["sudoku", "solve", STUDY_SUDOKU, "--method", "checker"]),
     ("df-pn: misère 4x4, three in a row loses: the first player loses whatever they play",
      ["mnk", "solve", "--rows", "4", "--cols", "4", "--k", "3", "--misere"]),
+    ("Connect Four 5x4 from its rules in one file: alpha-beta gives every column's value",
+     ["solve", "connect4:5,4", "--quiet"]),
 )
 
 
