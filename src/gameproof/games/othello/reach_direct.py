@@ -420,7 +420,9 @@ class _FlipsBuilder(_Builder):
         of the first k discs all hold, so the flips are a sum of such literals, at least `min_flips`."""
         false = -self.true
         final_pass, _, _, capture, final_legal = self.turn(mine, theirs, self.plies)
-        chosen = [false if lit == false else self.var() for lit in final_legal]
+        # Only squares with room for `min_flips` discs along their eight lines can be chosen.
+        chosen = [false if lit == false or most_flips(square) < self.min_flips else self.var()
+                  for square, lit in enumerate(final_legal)]
         for square, lit in enumerate(chosen):
             self.clause(-lit, final_legal[square])
         self.at_most(chosen, 1)
@@ -436,6 +438,18 @@ class _FlipsBuilder(_Builder):
                     distance += 1
         self.at_least(flipped, self.min_flips)
         return final_pass, final_legal, chosen
+
+
+def most_flips(square: int) -> int:
+    """The most discs a move on `square` could flip on an empty board's geometry: along each direction,
+    the squares between it and the edge but the last."""
+    total = 0
+    for direction in DIRECTIONS:
+        distance = 1
+        while neighbour(square, direction, distance) is not None:
+            distance += 1
+        total += max(distance - 2, 0)
+    return total
 
 
 def encode_flips(min_flips: int, plies: int, passes: bool = True) -> ReachFormula:
