@@ -29,3 +29,10 @@ def formula_size(result: Any) -> str:
     """``N variables, M clauses; encoded in X s, solved in Y s`` for a SAT answer's sizes and times."""
     return (f"{result.variables:,} variables, {result.clauses:,} clauses; encoded in {result.encode_seconds:.2f} s, "
             f"solved in {result.solve_seconds:.2f} s")
+
+
+def print_proof(out: Console, proof: str | None, checked: bool | None) -> None:
+    """Where a DRAT proof was written and whether the checker accepted it."""
+    if proof is not None:
+        verdict = {True: "checked by drat-trim", False: "REJECTED by the checker", None: "not checked: no checker"}
+        out.print(f"DRAT proof: {proof} ({verdict[checked]})")

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from gameproof.commands._output import console, formula_size, print_json, progress_console
+from gameproof.commands._output import console, formula_size, print_json, print_proof, progress_console
 from gameproof.errors import BadInput
 
 
@@ -244,7 +244,7 @@ def run_reach(args: argparse.Namespace) -> int:
             out.print(f"record: {result.witness.record}")
             color = "black" if result.witness.black_to_move else "white"
             out.print(str(Position.from_bitboards(result.witness.player, result.witness.opponent, color)))
-        _print_proof(out, result.proof, result.proof_checked)
+        print_proof(out, result.proof, result.proof_checked)
         for note in result.notes:
             out.print(f"note: {note}")
     return {"sat": 0, "unsat": 1, "unknown": 3}[result.status]
@@ -271,14 +271,8 @@ def _run_flips(args: argparse.Namespace) -> int:
             out.print(f"record: {result.witness.record}, then {color} plays {square_name(result.square)} "
                       f"flipping {result.flipped}")
             out.print(str(Position.from_bitboards(result.witness.player, result.witness.opponent, color)))
-        _print_proof(out, result.proof, result.proof_checked)
+        print_proof(out, result.proof, result.proof_checked)
     return {"sat": 0, "unsat": 1, "unknown": 3}[result.status]
-
-
-def _print_proof(out, proof: str | None, checked: bool | None) -> None:
-    if proof is not None:
-        verdict = {True: "checked by drat-trim", False: "REJECTED by the checker", None: "not checked: no checker"}
-        out.print(f"DRAT proof: {proof} ({verdict[checked]})")
 
 
 @contextmanager
@@ -314,5 +308,5 @@ def run_reachable(args: argparse.Namespace) -> int:
         if result.variables:
             out.print(f"{result.plies} moves, {result.variables:,} variables, {result.clauses:,} clauses; "
                       f"encoded in {result.encode_seconds:.2f} s, solved in {result.solve_seconds:.2f} s")
-        _print_proof(out, result.proof, result.proof_checked)
+        print_proof(out, result.proof, result.proof_checked)
     return {"reachable": 0, "unreachable": 1, "unknown": 3}[result.status]

@@ -59,7 +59,7 @@ def run_reach(args: argparse.Namespace) -> int:
 
         print_json(result.to_json())
     else:
-        from gameproof.commands._output import console, formula_size
+        from gameproof.commands._output import console, formula_size, print_proof
 
         out = console()
         out.print(f"{result.status.value}: {args.where} within {args.plies} moves of {game.name} ({formula_size(result)})")
@@ -69,7 +69,5 @@ def run_reach(args: argparse.Namespace) -> int:
             if chosen:
                 out.print("choices: " + " ".join(f"{k}={v}" for k, v in chosen.items()))
             out.print(str(result.final))
-        if result.proof is not None:
-            verdict = {True: "checked by drat-trim", False: "REJECTED by the checker", None: "not checked: no checker"}
-            out.print(f"DRAT proof: {result.proof} ({verdict[result.proof_checked]})")
+        print_proof(out, result.proof, result.proof_checked)
     return EXIT_CODES[result.status.value]

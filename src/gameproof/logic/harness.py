@@ -21,6 +21,7 @@ from gameproof.loading import import_file
 from gameproof.logic.circuit import FALSE, TRUE, Circuit
 from gameproof.logic.cnf import Cnf, Encoding, tseitin
 from gameproof.logic.dimacs import write_dimacs
+from gameproof.logic.drat import check_drat
 from gameproof.logic.simplify import propagate_units
 from gameproof.logic.solvers import DEFAULT_SOLVER, Solver, open_solver
 from gameproof.logic.words import Bit, Word
@@ -217,6 +218,7 @@ class Report:
     solve_seconds: float = 0.0
     finding_index: int | None = None  # which property the reported inputs belong to
     proof: str | None = None  # where a DRAT proof was written
+    proof_checked: bool | None = None  # whether a DRAT checker accepted it (None: no checker installed)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document of ``gameproof check --json``."""
@@ -230,6 +232,7 @@ class Report:
             "encode_seconds": round(self.encode_seconds, 6),
             "solve_seconds": round(self.solve_seconds, 6),
             "proof": self.proof,
+            "proof_checked": self.proof_checked,
             "properties": [
                 {"kind": p.kind, "message": p.message, "status": p.outcome.label, "inputs": p.inputs}
                 for p in self.properties
@@ -256,6 +259,13 @@ class Traced:
     def export_units(self) -> list[int]:
         """Unit clauses that turn the CNF into "some property has a finding"."""
         return [self.encoding.lit(self.any_finding)]
+
+    def finding_formula(self) -> Cnf:
+        """The CNF with :meth:`export_units` added: satisfiable exactly when some property has a finding."""
+        formula = Cnf(self.cnf.num_vars)
+        for clause in [*self.cnf.clauses(), *([unit] for unit in self.export_units())]:
+            formula.add_clause(clause)
+        return formula
 
     def decode(self, model: set[int]) -> dict[str, int]:
         """Every named input's value under a model."""
@@ -318,6 +328,8 @@ def check(harness: Harness, solver: str = DEFAULT_SOLVER, seconds: float | None 
     report = _summarise(results)
     if proof is not None and report.outcome in (Outcome.VERIFIED, Outcome.VACUOUS):
         report.proof = _write_proof(traced, solver, proof, deadline)
+        if report.proof is not None:
+            report.proof_checked = check_drat(traced.finding_formula(), report.proof)
     report.variables, report.clauses = traced.cnf.num_vars, traced.cnf.num_clauses
     report.gates = traced.encoding.circuit.num_gates
     report.encode_seconds, report.solve_seconds = encode_seconds, time.perf_counter() - solve_started
@@ -355,11 +367,7 @@ def _check_property(harness: Harness, traced: Traced, sat: Solver, index: int, p
 def _write_proof(traced: Traced, solver: str, path: str | Path, deadline: float | None) -> str | None:
     """Refute "some property has a finding" with a proof-logging solver; the path, or None on timeout."""
     with open_solver(solver, proof=True) as prover:
-        prover.add(traced.cnf)
-        units = Cnf()
-        for unit in traced.export_units():
-            units.add_clause([unit])
-        prover.add(units)
+        prover.add(traced.finding_formula())
         if prover.solve((), _remaining(deadline)) is not False:
             return None
         prover.write_proof(path)
