@@ -23,8 +23,6 @@ from gameproof.loading import import_file
 
 BUILTIN = ("gameproof.games.connect4", "gameproof.games.othello.rules", "gameproof.games.mnk.rules")
 ENTRY_POINT_GROUP = "gameproof.games"
-#: m,n,k positions are MnkStates (RulesStates that speak of rows, columns and k), as in the `mnk` commands and books.
-_MNK_PREFIXES = ("mnk", "notakto")
 EXAMPLES = ("othello", "mnk:3,3,3", "mnk-misere:4,4,3", "mnk-notakto:3,3,3", "connect4:5,4", "othello:4")
 
 
@@ -87,11 +85,6 @@ def known_names() -> list[str]:
 
 def start_position(name: str) -> GameState:
     """The initial position of the game called `name`."""
-    text = name.strip().lower()
-    if text.startswith(_MNK_PREFIXES):
-        from gameproof.games.mnk.state import MnkGame
-
-        return MnkGame.from_name(text).start()
     from gameproof.games.state import RulesState
 
-    return RulesState(load_game(text))
+    return RulesState(load_game(name.strip().lower()))
