@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from gameproof.games.protocol import GameState
 from gameproof.search.dfpn import CONTINUE, DRAW, MOVER_WINS, Kernels, Options, Search
 
 WIN, DRAW_VALUE, LOSS = "win", "draw", "loss"
@@ -33,6 +34,14 @@ class Solution:
 def best(values: list[str]) -> str:
     """The mover's value given the values of their moves."""
     return max(values, key=_ORDER.__getitem__)
+
+
+def final_value(state: GameState) -> str:
+    """The value of a finished game for the side that would be to move."""
+    outcome = state.outcome()
+    if outcome == 0:
+        return DRAW_VALUE
+    return WIN if (outcome == 1) == (state.to_move == 0) else LOSS
 
 
 def terminal_value(result: int) -> str:

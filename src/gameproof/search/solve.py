@@ -22,9 +22,7 @@ def solve(state: RulesState, options: Options = Options(), *, with_moves: bool =
     options is kept for the whole process, so that positions solved one after another share what each
     proved."""
     if state.is_over():
-        outcome = state.outcome()
-        mine = 1 if state.to_move == 0 else -1
-        return Solution(exact.DRAW_VALUE if outcome == 0 else exact.WIN if outcome == mine else exact.LOSS)
+        return Solution(exact.final_value(state))
     game = state.game
     if (engine or game.spec.engine) is Engine.ALPHABETA:
         return alphabeta.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=64,

@@ -14,7 +14,7 @@ from gameproof.games.declaration import Engine
 from gameproof.search.alphabeta import AlphaBeta
 from gameproof.search.book import Book
 from gameproof.search.dfpn import Options, Search
-from gameproof.search.exact import DRAW_VALUE, LOSS, WIN
+from gameproof.search.exact import DRAW_VALUE, LOSS, WIN, final_value
 from gameproof.tui.game_view import Position, SearchSetup, view_of
 
 FLIP = {WIN: LOSS, DRAW_VALUE: DRAW_VALUE, LOSS: WIN}
@@ -61,14 +61,6 @@ class AlphaBetaProver:
 
 PROVERS: dict[Engine, Callable[[SearchSetup, Options], Prover]] = {Engine.DFPN: DfpnProver,
                                                                    Engine.ALPHABETA: AlphaBetaProver}
-
-
-def final_value(state: Position) -> str:
-    """The value of a finished game for the side that would be to move."""
-    outcome = state.outcome()
-    if outcome == 0:
-        return DRAW_VALUE
-    return WIN if (outcome == 1) == (state.to_move == 0) else LOSS
 
 
 class Oracle:
