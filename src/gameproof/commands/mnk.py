@@ -33,7 +33,14 @@ def register(commands: argparse._SubParsersAction) -> None:
     _game_arguments(build)
     build.add_argument("--db", required=True, help="SQLite book file")
     build.add_argument("--depth", type=int, required=True, help="plies of the book's leaves")
-    build.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    build.add_argument("--workers", type=int, default=1,
+                       help="worker processes (default 1: in this process); with Ray, CPUs of the local cluster")
+    build.add_argument("--values-only", action="store_true",
+                       help="solve each leaf's value only, not each of its moves' (faster; shallower entries "
+                       "still get every move's value from their children)")
+    build.add_argument("--backend", choices=("local", "ray"), default="local",
+                       help="local: processes on this machine; ray: a Ray cluster (pip install 'gameproof[ray]')")
+    build.add_argument("--address", help="the Ray cluster to join (default: start one on this machine)")
     search_arguments(build)
     build.set_defaults(handler=run_book_build)
     query = book_sub.add_parser("query", help="value and move values of a position, from the book (df-pn beyond it)")
@@ -84,10 +91,17 @@ def run_book_build(args: argparse.Namespace) -> int:
     from gameproof.games.mnk import book
 
     game, options = game_from_args(args), options_from_args(args)
+    from gameproof.search.jobs import Backend
+
+    if args.address and args.backend != "ray":
+        raise BadInput("--address joins a Ray cluster: give --backend ray too")
     with book_progress(args.quiet or args.json) as progress:
-        report = book.build(game, args.depth, args.db, workers=args.workers, options=options, progress=progress)
+        report = book.build(game, args.depth, args.db, workers=args.workers, options=options,
+                            values_only=args.values_only, backend=Backend(args.backend), address=args.address,
+                            progress=progress)
     summary = {"game": game.name, "depth": args.depth, "db": args.db, "solved": report.solved, "already_there": report.skipped,
-               "entries": report.entries, "nodes": report.nodes, "seconds": round(report.seconds, 3)}
+               "entries": report.entries, "nodes": report.nodes, "seconds": round(report.seconds, 3),
+               "wall_seconds": round(report.wall_seconds, 3)}
     if args.json:
         from gameproof.commands._output import print_json
 
@@ -100,19 +114,20 @@ def run_book_build(args: argparse.Namespace) -> int:
 
 
 @contextmanager
-def book_progress(quiet: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A progress callback (done, total) drawing a bar with ETA on stderr."""
+def book_progress(quiet: bool) -> Iterator[Callable[[int, int, float], None] | None]:
+    """A progress callback (done, total, elapsed seconds) drawing a bar with the elapsed time and ETA on stderr."""
     if quiet:
         yield None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
 
     from gameproof.commands._output import progress_console
 
-    with Progress(BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=progress_console(), transient=True) as bar:
+    with Progress(BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=progress_console(), transient=True) as bar:
         task = bar.add_task("book", total=None)
 
-        def update(done: int, total: int) -> None:
+        def update(done: int, total: int, elapsed: float) -> None:
             bar.update(task, completed=done, total=total)
 
         yield update
