@@ -97,6 +97,32 @@ def register(commands: argparse._SubParsersAction) -> None:
     equivalence.add_argument("--json", action="store_true", help="print one JSON object")
     equivalence.set_defaults(handler=run_equivalence)
 
+    cubes = sub.add_parser(
+        "cubes",
+        help="`reach --legal-moves` by cube-and-conquer: parts solved as jobs, on workers or Ray",
+        description="Split the reach question (direct encoding, strict rules) over the first plies into cubes, "
+        "solve each as a job (CaDiCaL within a conflict budget; a cube past it is split one ply deeper), "
+        "journal each answer in SQLite so that a killed run resumes, and answer sat with the first witness or "
+        "unsat when every cube is refuted. With --proof, each cube's DRAT proof and a proof that the cubes "
+        "cover every game are written and checked. Exit 0 sat, 1 unsat, 3 unknown.",
+    )
+    cubes.add_argument("--legal-moves", type=int, required=True, metavar="N",
+                       help="a position with at least N legal moves")
+    cubes.add_argument("--plies", type=int, metavar="P", help="bound on moves played (default 60 - N: complete)")
+    cubes.add_argument("--journal", required=True, metavar="FILE",
+                       help="SQLite journal of the cubes' answers (created, or resumed)")
+    cubes.add_argument("--cube-plies", type=int, default=4, metavar="K", help="plies fixed by a first cube (default 4)")
+    cubes.add_argument("--cube-conflicts", type=int, default=200_000, metavar="C",
+                       help="conflicts a cube may take before it is split (default 200000)")
+    cubes.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    cubes.add_argument("--backend", choices=("local", "ray"), default="local",
+                       help="local: processes on this machine; ray: a Ray cluster (pip install 'gameproof[ray]')")
+    cubes.add_argument("--address", help="the Ray cluster to join (default: start one on this machine)")
+    cubes.add_argument("--proof", metavar="DIR", help="write and check every cube's DRAT proof and the coverage proof in DIR")
+    cubes.add_argument("--json", action="store_true", help="print one JSON object")
+    cubes.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    cubes.set_defaults(handler=run_cubes)
+
 
 def _positive_seconds(text: str) -> float:
     try:
@@ -362,3 +388,44 @@ def run_equivalence(args: argparse.Namespace) -> int:
             if "proof" in row:
                 print_proof(out, row["proof"], row["proof_checked"])
     return 0 if all(row["equal"] for row in rows) else 1
+
+
+def run_cubes(args: argparse.Namespace) -> int:
+    from gameproof.games.othello.cubes import solve_by_cubes
+    from gameproof.games.othello.reach import default_plies
+    from gameproof.search.jobs import Backend
+
+    if not 1 <= args.legal_moves <= 60:
+        raise BadInput(f"the number of legal moves must be between 1 and 60, got {args.legal_moves}")
+    plies = default_plies(args.legal_moves) if args.plies is None else args.plies
+    if not 1 <= plies <= 60:
+        raise BadInput(f"--plies must be between 1 and 60, got {plies}")
+    if args.address and args.backend != "ray":
+        raise BadInput("--address joins a Ray cluster: give --backend ray too")
+    quiet = args.quiet or args.json or not sys.stderr.isatty()
+    progress = None if quiet else _cube_progress
+    report = None if quiet else (lambda line: print(f"\r{line}: solving", file=sys.stderr, flush=True))
+    result = solve_by_cubes(args.legal_moves, plies, args.journal, cube_plies=args.cube_plies,
+                            conflicts=args.cube_conflicts, workers=args.workers, backend=Backend(args.backend),
+                            address=args.address, proof_dir=args.proof, progress=progress, report=report)
+    if args.json:
+        print_json(result.to_json())
+    else:
+        out = console()
+        out.print(f"{result.status}: >= {result.min_legal} legal moves within {result.plies} moves; {result.cubes} cubes "
+                  f"({result.splits} split again), {result.cube_seconds:.1f} s of solving in {result.wall_seconds:.1f} s")
+        if result.witness is not None:
+            out.print(f"record: {result.witness.record}")
+        if result.coverage_proof is not None:
+            out.print(f"cube proofs checked: {result.proofs_checked or 0} of {result.cubes}")
+            print_proof(out, result.coverage_proof, result.coverage_checked)
+        for note in result.notes:
+            out.print(f"note: {note}")
+    return {"sat": 0, "unsat": 1, "unknown": 3}[result.status]
+
+
+def _cube_progress(done: int, total: int, elapsed: float) -> None:
+    rate = done / elapsed if elapsed > 0 else 0.0
+    left = f", about {(total - done) / rate:.0f} s left" if rate > 0 and done < total else ""
+    print(f"\r  {done}/{total} cubes, {elapsed:.0f} s{left}   ", end="" if done < total else "\n", file=sys.stderr,
+          flush=True)

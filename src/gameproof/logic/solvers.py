@@ -111,6 +111,11 @@ class IncrementalSolver(Solver):
             if time.monotonic() - started < 0.1:
                 budget *= 2
 
+    def solve_within(self, conflicts: int) -> bool | None:
+        """Solve with a budget of about ``conflicts`` conflicts: None when it runs out (deterministic)."""
+        self._solver.conf_budget(conflicts)
+        return self._solver.solve_limited()
+
     def model(self) -> set[int]:
         return set(self._solver.get_model() or ())
 

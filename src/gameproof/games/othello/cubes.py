@@ -1,0 +1,225 @@
+"""Cube-and-conquer for `othello reach`: the question split over the first plies, the parts solved as jobs.
+
+A cube fixes the first plies of the direct formula (strict rules): a sequence of legal moves from the
+start (f5 first, as the formula has it), or a shorter one and then a stop. Each cube is a job: the
+formula plus the cube's literals as unit clauses, solved by CaDiCaL within a conflict budget; a cube
+that runs past it is split into the cubes one ply deeper and those are solved next. A satisfiable cube
+gives the witness (replayed on the rules). A refutation needs every cube refuted, each with a DRAT proof
+of the formula and its units, and a check that the cubes cover every game: the formula with every
+refuted cube negated is unsatisfiable (with its own proof). Results are journalled, so a killed run
+resumes without solving a finished cube again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from gameproof.errors import BadInput
+from gameproof.games.othello import rules
+from gameproof.games.othello.notation import square_name
+from gameproof.games.othello.reach import Replay, decode_moves, replay
+from gameproof.games.othello.reach_direct import F5, ReachFormula, encode_direct
+from gameproof.logic.cnf import Cnf
+from gameproof.logic.drat import check_drat
+from gameproof.logic.solvers import open_solver
+from gameproof.search.jobs import Backend, Job, Progress, SqliteJournal, run_jobs, task_name
+
+SOLVER = "cadical195"
+STOP = "stop"
+
+
+@dataclass(frozen=True)
+class Cube:
+    """The first plies of a game: these moves, then a stop if ``stops``."""
+
+    moves: tuple[int, ...]
+    stops: bool = False
+
+    @property
+    def key(self) -> str:
+        return "".join(square_name(move) for move in self.moves) + (f"/{STOP}" if self.stops else "")
+
+    def literals(self, formula: ReachFormula) -> list[int]:
+        """The formula's literals that fix these plies (constants left out)."""
+        chosen = [formula.moves[ply][move] for ply, move in enumerate(self.moves)]
+        if self.stops:
+            chosen.append(formula.stops[len(self.moves)])
+        return [lit for lit in chosen if abs(lit) != 1]
+
+    def possible(self, formula: ReachFormula) -> bool:
+        """False when the formula itself rules the cube out (a literal that is constant false)."""
+        chosen = [formula.moves[ply][move] for ply, move in enumerate(self.moves)]
+        if self.stops:
+            chosen.append(formula.stops[len(self.moves)])
+        return all(lit != -1 for lit in chosen)
+
+    def split(self, formula: ReachFormula) -> list[Cube]:
+        """The cubes one ply deeper: a stop here, or each legal move (none past the formula's last ply)."""
+        if self.stops or len(self.moves) >= formula.plies:
+            return [self]
+        player, opponent = _position(self.moves)
+        legal = rules.legal_moves(player, opponent)
+        if legal == 0 and self.moves:
+            raise BadInput("cubes reach a pass within their plies; use fewer --cube-plies")
+        squares = [F5] if not self.moves else [s for s in range(64) if legal >> s & 1]
+        children = [Cube(self.moves, stops=True)] + [Cube((*self.moves, s)) for s in squares]
+        return [cube for cube in children if cube.possible(formula)]
+
+
+def _position(moves: tuple[int, ...]) -> tuple[int, int]:
+    player, opponent = rules.START_BLACK, rules.START_WHITE
+    for move in moves:
+        player, opponent = rules.after_move(player, opponent, 1 << move)
+    return player, opponent
+
+
+def first_cubes(formula: ReachFormula, plies: int) -> list[Cube]:
+    """Every cube of ``plies`` plies (and the shorter ones that stop)."""
+    cubes = [Cube(())]
+    for _ in range(min(plies, formula.plies)):
+        cubes = [child for cube in cubes for child in cube.split(formula)]
+    return cubes
+
+
+@cache
+def _formula(min_legal: int, plies: int) -> ReachFormula:
+    return encode_direct(min_legal, plies, "strict")
+
+
+def _with_clauses(cnf: Cnf, clauses: list[list[int]]) -> Cnf:
+    """A copy of ``cnf`` with ``clauses`` added."""
+    whole = Cnf(cnf.num_vars)
+    whole.literals.extend(cnf.literals)
+    whole.num_clauses = cnf.num_clauses
+    for clause in clauses:
+        whole.add_clause(clause)
+    return whole
+
+
+def solve_cube(min_legal: int, plies: int, moves: tuple[int, ...], stops: bool, conflicts: int,
+               proof: str | None) -> dict[str, Any]:
+    """One cube's job: "sat" with the witness's moves, "unsat" with its proof (checked), or "unknown"."""
+    formula = _formula(min_legal, plies)
+    cube = Cube(tuple(moves), stops)
+    cnf = _with_clauses(formula.cnf, [[lit] for lit in cube.literals(formula)])
+    began = time.perf_counter()
+    with open_solver(SOLVER, proof=proof is not None) as solver:
+        solver.add(cnf)
+        answer = solver.solve_within(conflicts)
+        result: dict[str, Any] = {"status": {True: "sat", False: "unsat", None: "unknown"}[answer]}
+        if answer:
+            result["moves"] = decode_moves(formula, solver.model())
+        if answer is False and proof is not None:
+            solver.write_proof(proof)
+    result["seconds"] = time.perf_counter() - began
+    if answer is False and proof is not None:
+        result.update(proof=proof, proof_checked=check_drat(cnf, proof))
+    return result
+
+
+@dataclass
+class CubeResult:
+    """What cube-and-conquer answered, and what each part cost."""
+
+    status: str  # "sat", "unsat" or "unknown"
+    min_legal: int
+    plies: int
+    cubes: int = 0  # cubes solved (refuted, or the one that was satisfiable)
+    splits: int = 0  # cubes split again after running past the budget
+    journalled: int = 0  # cube answers found in the journal (from an earlier, interrupted run)
+    cube_seconds: float = 0.0  # solving time summed over the cubes
+    wall_seconds: float = 0.0
+    witness: Replay | None = None
+    proofs_checked: int | None = None  # cube proofs the checker accepted (None: not checked)
+    coverage_proof: str | None = None
+    coverage_checked: bool | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        payload = {"status": self.status, "legal_moves_wanted": self.min_legal, "plies": self.plies,
+                   "cubes": self.cubes, "splits": self.splits, "journalled": self.journalled, "cube_seconds": round(self.cube_seconds, 3),
+                   "wall_seconds": round(self.wall_seconds, 3), "record": None, "notes": self.notes}
+        if self.witness is not None:
+            payload.update(record=self.witness.record, legal_move_count=self.witness.legal_move_count)
+        if self.coverage_proof is not None:
+            payload.update(proofs_checked=self.proofs_checked, coverage_proof=self.coverage_proof,
+                           coverage_checked=self.coverage_checked)
+        return payload
+
+
+def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plies: int = 4, conflicts: int = 200_000,
+                   workers: int = 1, backend: Backend = Backend.LOCAL, address: str | None = None,
+                   proof_dir: str | Path | None = None, progress: Progress | None = None,
+                   report: Callable[[str], None] | None = None) -> CubeResult:
+    """Is a position with ``min_legal`` legal moves reachable within ``plies`` moves? By cubes, as jobs."""
+    if not 1 <= cube_plies <= 8:
+        raise BadInput("--cube-plies must be between 1 and 8 (the earliest pass comes after 8 moves)")
+    if conflicts < 1:
+        raise BadInput("--cube-conflicts must be positive")
+    folder = None if proof_dir is None else Path(proof_dir)
+    if folder is not None and not folder.is_dir():
+        raise BadInput(f"--proof needs an existing folder for the cubes' proofs: {proof_dir}")
+    began = time.perf_counter()
+    formula = _formula(min_legal, plies)
+    result = CubeResult("unknown", min_legal, plies)
+    refuted: list[Cube] = []
+    cubes = first_cubes(formula, cube_plies)
+    question = f"{min_legal}/{plies}/"
+    with SqliteJournal(journal, task_name(solve_cube)) as kept:
+        while cubes:
+            if report:
+                report(f"{len(cubes)} cubes")
+            jobs = [Job(question + cube.key, {
+                "min_legal": min_legal, "plies": plies, "moves": cube.moves, "stops": cube.stops,
+                "conflicts": conflicts,
+                "proof": None if folder is None else str(folder / f"cube-{cube.key.replace('/', '-') or 'root'}.drat")})
+                for cube in cubes]
+            ran = run_jobs(solve_cube, jobs, kept, backend=backend, workers=workers, address=address, progress=progress)
+            result.journalled += len(jobs) - ran
+            answers = kept.results()
+            deeper: list[Cube] = []
+            for cube, job in zip(cubes, jobs):
+                answer = answers[job.key]
+                result.cube_seconds += answer["seconds"]
+                if answer["status"] == "sat":
+                    result.status, result.cubes = "sat", result.cubes + 1
+                    result.witness = replay(answer["moves"])
+                    if result.witness.legal_move_count < min_legal:
+                        raise RuntimeError(f"cube {cube.key}: witness {result.witness.record} replays to too few moves")
+                    result.wall_seconds = time.perf_counter() - began
+                    return result
+                if answer["status"] == "unknown":
+                    children = cube.split(formula)
+                    if children == [cube]:
+                        result.notes.append(f"cube {cube.key} ran past the budget and cannot be split further")
+                        result.wall_seconds = time.perf_counter() - began
+                        return result
+                    result.splits += 1
+                    deeper += children
+                else:
+                    refuted.append(cube)
+                    result.cubes += 1
+                    if folder is not None and answer.get("proof_checked"):
+                        result.proofs_checked = (result.proofs_checked or 0) + 1
+            cubes = deeper
+    result.status = "unsat"
+    if folder is not None:
+        result.coverage_proof, result.coverage_checked = _cover(formula, refuted, folder / "coverage.drat")
+    result.wall_seconds = time.perf_counter() - began
+    return result
+
+
+def _cover(formula: ReachFormula, cubes: list[Cube], proof: Path) -> tuple[str, bool | None]:
+    """Refute the formula with every cube negated (so the cubes cover every game); the proof and its check."""
+    covering = _with_clauses(formula.cnf, [[-lit for lit in cube.literals(formula)] or [-1] for cube in cubes])
+    with open_solver(SOLVER, proof=True) as solver:
+        solver.add(covering)
+        if solver.solve() is not False:
+            raise RuntimeError("the refuted cubes do not cover every game")
+        solver.write_proof(proof)
+    return str(proof), check_drat(covering, proof)
