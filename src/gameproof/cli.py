@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -36,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="gameproof",
         description="Answer hard questions about games and puzzles: rules in Python, reasoning by SAT and search.",
     )
-    parser.add_argument("--version", action="version", version=f"gameproof {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"gameproof {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     for module in COMMAND_MODULES:
         module.register(commands)
@@ -72,7 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("gameproof: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader stopped early (`| head -1`): not an error, and nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the final flush must not fail again
         return 0
 
 

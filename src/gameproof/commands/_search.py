@@ -42,13 +42,12 @@ def search_progress(quiet: bool) -> Iterator[Callable[[int, int, int], None] | N
     if quiet:
         yield None
         return
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from gameproof.commands._output import progress_console
+    from gameproof.commands._output import progress_bar
 
     start = time.perf_counter()
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  console=progress_console(), transient=True) as bar:
+    with progress_bar(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), quiet=quiet) as bar:
         task = bar.add_task("df-pn starting", total=None)
 
         def update(nodes: int, entries: int, capacity: int) -> None:

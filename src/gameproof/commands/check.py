@@ -10,6 +10,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from gameproof.commands._output import output_file
+
 if TYPE_CHECKING:
     from gameproof.logic.harness import Report
 
@@ -25,9 +27,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--solver", default=DEFAULT_SOLVER,
                         help=f"SAT backend: a PySAT name or alias, or ext:BINARY (default {DEFAULT_SOLVER})")
     parser.add_argument("--timeout", type=float, metavar="S", help="give up after S seconds (status unknown)")
-    parser.add_argument("--dimacs", metavar="OUT.cnf", help="write the CNF (satisfiable iff something is found)")
-    parser.add_argument("--proof", metavar="OUT.drat", help="write a DRAT proof when nothing is found")
-    parser.add_argument("--playback", metavar="TEST.py", help="write a pytest file that replays the witness")
+    parser.add_argument("--dimacs", metavar="OUT.cnf", type=output_file,
+                        help="write the CNF (satisfiable iff something is found)")
+    parser.add_argument("--proof", metavar="OUT.drat", type=output_file, help="write a DRAT proof when nothing is found")
+    parser.add_argument("--playback", metavar="TEST.py", type=output_file,
+                        help="write a pytest file that replays the witness")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.set_defaults(handler=run)
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from gameproof.commands._output import output_file
 from gameproof.commands._search import options_from_args, print_values, search_arguments
 from gameproof.errors import BadInput
 
@@ -31,7 +32,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     book_sub = book.add_subparsers(dest="book_command", required=True, metavar="COMMAND")
     build = book_sub.add_parser("build", help="solve all positions D plies deep (resumes a partial file)")
     _game_arguments(build)
-    build.add_argument("--db", required=True, help="SQLite book file")
+    build.add_argument("--db", required=True, type=output_file, help="SQLite book file (a new one, or one to resume)")
     build.add_argument("--depth", type=int, required=True, help="plies of the book's leaves")
     build.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
     search_arguments(build)
@@ -105,11 +106,11 @@ def book_progress(quiet: bool) -> Iterator[Callable[[int, int], None] | None]:
     if quiet:
         yield None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
 
-    from gameproof.commands._output import progress_console
+    from gameproof.commands._output import progress_bar
 
-    with Progress(BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=progress_console(), transient=True) as bar:
+    with progress_bar(BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), quiet=quiet) as bar:
         task = bar.add_task("book", total=None)
 
         def update(done: int, total: int) -> None:

@@ -8,7 +8,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from gameproof.commands._output import console, formula_size, print_json, print_proof, progress_console
+from gameproof.commands._output import (
+    STDOUT, console, formula_size, output_file, output_file_or_stdout, print_json, print_proof, progress_bar,
+    progress_console, write_output,
+)
 from gameproof.errors import BadInput
 
 
@@ -42,7 +45,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     show.add_argument("record", nargs="?", metavar="RECORD", help="move record such as f5d6c3 (passes optional)")
     _add_position_arguments(show)
-    show.add_argument("--svg", metavar="FILE", help="also write an SVG drawing of the position")
+    show.add_argument("--svg", metavar="FILE", type=output_file_or_stdout,
+                      help="also write an SVG drawing of the position (--svg - prints only the drawing, on stdout)")
     show.add_argument("--json", action="store_true", help="print one JSON object")
     show.set_defaults(handler=run_show)
 
@@ -66,7 +70,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     reach.add_argument("--encoding", choices=("direct", "generic"), default="direct",
                        help="direct: per-square formulas built for the solver; generic: the engine's own "
                        "rule functions traced into a circuit")
-    reach.add_argument("--dimacs", metavar="OUT.cnf", help="also write the formula in DIMACS")
+    reach.add_argument("--dimacs", metavar="OUT.cnf", type=output_file, help="also write the formula in DIMACS")
     _add_solver_arguments(reach)
     reach.set_defaults(handler=run_reach)
 
@@ -79,7 +83,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     _add_position_arguments(reachable)
     _add_solver_arguments(reachable)
-    reachable.set_defaults(handler=run_reachable, record=None)
+    reachable.set_defaults(handler=run_reachable)
 
 
 def _positive_seconds(text: str) -> float:
@@ -98,7 +102,7 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
                         "at once on two cores; cadical195 with --proof, since neither a race nor PySAT's "
                         "Kissat writes a DRAT proof)")
     parser.add_argument("--timeout", type=_positive_seconds, metavar="S", help="give up after S seconds of solving")
-    parser.add_argument("--proof", metavar="OUT.drat",
+    parser.add_argument("--proof", metavar="OUT.drat", type=output_file,
                         help="write a DRAT proof of a refutation (checked when drat-trim is installed)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -152,12 +156,12 @@ def run_perft(args: argparse.Namespace) -> int:
 
 
 def _divide_with_progress(start, depth: int, convention: str, threads: int, quiet: bool) -> dict[str, int]:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from gameproof.games.othello.perft import perft_divide
 
     columns = (TextColumn("perft {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=progress_console(), transient=True, disable=quiet) as progress:
+    with progress_bar(*columns, quiet=quiet) as progress:
         task = progress.add_task(str(depth), total=len(start.legal_moves()))
         return perft_divide(start, depth, convention, lambda move, count: progress.advance(task), threads)
 
@@ -166,13 +170,15 @@ def _position_from_args(args: argparse.Namespace):
     from gameproof.games.othello.notation import parse_hex_bitboard
     from gameproof.games.othello.position import Position
 
-    given = [args.record is not None, args.board is not None, args.player is not None or args.opponent is not None]
+    record = vars(args).get("record")  # `reachable` takes no record
+    given = [record is not None, args.board is not None, args.player is not None or args.opponent is not None]
     if sum(given) != 1:
-        raise BadInput("give exactly one of RECORD, --board, or --player with --opponent")
-    if args.record is not None:
+        ways = "RECORD, --board," if "record" in vars(args) else "--board"
+        raise BadInput(f"give one position: {ways} or --player with --opponent")
+    if record is not None:
         if args.to_move is not None:
             raise BadInput("--to-move goes with --board or --player/--opponent, not with a record")
-        return Position.from_record(args.record)
+        return Position.from_record(record)
     if args.board is not None:
         return Position(args.board, args.to_move or "black")
     if args.player is None or args.opponent is None:
@@ -202,15 +208,15 @@ def position_summary(position) -> dict:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    if args.svg == STDOUT and args.json:
+        raise BadInput("--svg - and --json would both print on stdout; write the drawing to a file")
     position = _position_from_args(args)
     if args.svg:
         from gameproof.games.othello.svg import position_svg
 
-        try:
-            with open(args.svg, "w", encoding="utf-8") as handle:
-                handle.write(position_svg(position))
-        except OSError as error:
-            raise BadInput(f"cannot write {args.svg}: {error.strerror}") from None
+        write_output(args.svg, position_svg(position))
+        if args.svg == STDOUT:
+            return 0
     if args.json:
         print_json(position_summary(position))
     else:

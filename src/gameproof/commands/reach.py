@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from gameproof.commands._output import output_file
 from gameproof.errors import BadInput
 
 EXIT_CODES = {"sat": 0, "unsat": 1, "unknown": 3}
@@ -37,8 +38,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                        help="a keyword argument for the predicate (repeatable)")
     reach.add_argument("--solver", default="cadical195", help="a PySAT backend, ext:BINARY or race:A,B (default cadical195)")
     reach.add_argument("--timeout", type=float, metavar="S", help="give up after S seconds of solving")
-    reach.add_argument("--proof", metavar="OUT.drat", help="write a DRAT proof of a refutation (checked when drat-trim is installed)")
-    reach.add_argument("--dimacs", metavar="OUT.cnf", help="also write the formula in DIMACS")
+    reach.add_argument("--proof", metavar="OUT.drat", type=output_file,
+                       help="write a DRAT proof of a refutation (checked when drat-trim is installed)")
+    reach.add_argument("--dimacs", metavar="OUT.cnf", type=output_file, help="also write the formula in DIMACS")
     reach.add_argument("--json", action="store_true", help="one JSON document on stdout")
     reach.set_defaults(handler=run_reach)
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import os
-from pathlib import Path
 
+from gameproof.commands._output import STDOUT, output_file_or_stdout, write_output
 from gameproof.commands.games import GAME_HELP, _state
 from gameproof.commands.mnk import _game_arguments, game_from_args
 from gameproof.commands.tui import GAME_SUBCOMMAND
@@ -46,28 +45,14 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def _svg_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--svg", required=True, metavar="FILE", help="where to write the SVG")
+    parser.add_argument("--svg", required=True, metavar="FILE", type=output_file_or_stdout,
+                        help="where to write the SVG (- for standard output)")
 
 
-def _writable(path: str) -> Path:
-    """The output path, once it is clear that a file can be written there (before anything is solved)."""
-    target = Path(path)
-    folder = target.parent
-    if target.is_dir():
-        raise BadInput(f"cannot write {path}: it is a folder")
-    if not folder.is_dir():
-        raise BadInput(f"cannot write {path}: no folder {folder}")
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise BadInput(f"cannot write {path}: permission denied")
-    return target
-
-
-def _write(path: Path, svg: str) -> int:
-    try:
-        path.write_text(svg, encoding="utf-8")
-    except OSError as error:
-        raise BadInput(f"cannot write {path}: {error.strerror}") from None
-    print(f"wrote {path}")
+def _write(path: str, svg: str) -> int:
+    write_output(path, svg)
+    if path != STDOUT:
+        print(f"wrote {path}")
     return 0
 
 
@@ -75,18 +60,16 @@ def run_game(args: argparse.Namespace) -> int:
     from gameproof.render.game_svg import game_svg
     from gameproof.search.solve import solve
 
-    out = _writable(args.svg)
     state = _state(args)
     values = solve(state).moves if args.values and not state.is_over() else None
-    return _write(out, game_svg(state, values))
+    return _write(args.svg, game_svg(state, values))
 
 
 def run_othello(args: argparse.Namespace) -> int:
     from gameproof.games.othello.position import Position
     from gameproof.games.othello.svg import position_svg
 
-    out = _writable(args.svg)
-    return _write(out, position_svg(Position.from_record(args.record), show_moves=not args.no_moves))
+    return _write(args.svg, position_svg(Position.from_record(args.record), show_moves=not args.no_moves))
 
 
 def run_mnk(args: argparse.Namespace) -> int:
@@ -94,17 +77,15 @@ def run_mnk(args: argparse.Namespace) -> int:
     from gameproof.render.mnk_svg import mnk_svg
     from gameproof.search.solve import solve
 
-    out = _writable(args.svg)
     state = MnkState(game_from_args(args), args.moves)
     values = solve(state).moves if args.values and not state.is_over() else None
-    return _write(out, mnk_svg(state, values))
+    return _write(args.svg, mnk_svg(state, values))
 
 
 def run_sudoku(args: argparse.Namespace) -> int:
     from gameproof.games.sudoku import parse, solve
     from gameproof.render.sudoku_svg import sudoku_svg
 
-    out = _writable(args.svg)
     puzzle = parse(args.puzzle)
     solution = None
     if args.solution:
@@ -112,4 +93,4 @@ def run_sudoku(args: argparse.Namespace) -> int:
         if answer.solution is None:
             raise BadInput("the puzzle has no solution")
         solution = parse(answer.solution)
-    return _write(out, sudoku_svg(puzzle, solution))
+    return _write(args.svg, sudoku_svg(puzzle, solution))

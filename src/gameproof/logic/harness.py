@@ -311,7 +311,7 @@ def check(harness: Harness, solver: str = DEFAULT_SOLVER, seconds: float | None 
     started = time.perf_counter()
     try:
         traced = trace(harness)
-    except Exception as error:  # the harness itself is broken: report it, do not crash
+    except (Exception, SystemExit) as error:  # the harness itself is broken (or exits): report it, do not crash
         return Report(Outcome.ERROR, f"harness failed while tracing: {type(error).__name__}: {error}", None, [])
     encode_seconds = time.perf_counter() - started
     if dimacs is not None:
@@ -350,7 +350,7 @@ def _check_property(harness: Harness, traced: Traced, sat: Solver, index: int, p
         inputs = traced.decode(sat.model())
         try:
             events = replay(harness, inputs)
-        except Exception as error:
+        except (Exception, SystemExit) as error:
             return PropertyResult(prop.kind, prop.message, Outcome.ERROR, inputs,
                                   f"replaying the witness on plain ints raised {type(error).__name__}: {error}")
         if len(events) <= index or not events[index].is_finding:

@@ -15,6 +15,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -161,6 +162,7 @@ class OneShotSolver(Solver):
 
 
 def _solve_in_child(name: str, cnf: Cnf, units: list[int], pipe) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills the children
     solver = PysatSolver(name=name)
     for clause in cnf.clauses():
         solver.add_clause(clause)
@@ -244,8 +246,10 @@ class ExternalSolver(OneShotSolver):
         finally:
             os.unlink(handle.name)
         status, model = _parse_competition_output(done.stdout)
-        if status is None and done.returncode not in (0, 10, 20):
-            raise RuntimeError(f"{self.name} exited with code {done.returncode}: {done.stderr.strip()[:200]}")
+        if status is None and not any(line.startswith("s ") for line in done.stdout.splitlines()):
+            said = " ".join(done.stderr.split())[:200]
+            raise BadInput(f"solver {self.name} exited with code {done.returncode} without an answer"
+                           + (f": {said}" if said else ""))
         self._model = model
         return status
 

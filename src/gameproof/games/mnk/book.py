@@ -26,10 +26,9 @@ FORMAT = "2"
 
 
 def open_book(path: str | Path, game: MnkGame | None = None, depth: int | None = None) -> tuple[Book, MnkGame, int]:
-    """Open a book; a new file takes ``game`` and ``depth``, an existing one must agree with them."""
-    if game is None and not Path(path).exists():
-        raise BadInput(f"no book at {path}")
-    book = Book(path)
+    """Open a book: read-only, or with ``depth`` to build it, where a new file takes ``game`` and ``depth``;
+    an existing one must agree with them."""
+    book = Book(path, writable=depth is not None)
     meta = book.meta()
     if not meta:
         if game is None or depth is None:
@@ -84,8 +83,9 @@ class BuildReport:
 def build(game: MnkGame, depth: int, path: str | Path, *, workers: int = 1, options: Options = Options(),
           progress: Callable[[int, int], None] | None = None) -> BuildReport:
     """Solve every symmetry-distinct position ``depth`` plies deep (resuming a partial file), then back up."""
-    if depth < 0 or workers < 1:
-        raise BadInput("--depth must be at least 0 and --workers at least 1")
+    if not 0 <= depth <= game.cells or workers < 1:
+        raise BadInput(f"--depth must be between 0 and {game.cells} (the squares of {game.name}) "
+                       "and --workers at least 1")
     book, game, depth = open_book(path, game, depth)
     report = BuildReport()
     with book:
