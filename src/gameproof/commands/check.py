@@ -82,7 +82,8 @@ def _print_report(report: "Report", solver: str, playback: str | None) -> None:
         out.print(f"  {name} = {value} ({value:#x})")
     for prop in report.properties:
         out.print(f"  {prop.outcome.label:<14} {prop.kind} {prop.message!r}")
-    out.print(f"[dim]{report.gates} gates, {report.variables} variables, {report.clauses} clauses; "
-              f"encoded in {report.encode_seconds:.3f} s, solved by {solver} in {report.solve_seconds:.3f} s[/]")
+    if report.variables:
+        out.print(f"[dim]{report.gates} gates, {report.variables} variables, {report.clauses} clauses; "
+                  f"encoded in {report.encode_seconds:.3f} s, solved by {solver} in {report.solve_seconds:.3f} s[/]")
     if playback:
         out.print(f"playback test written to {playback}")

@@ -232,6 +232,10 @@ def run_reach(args: argparse.Namespace) -> int:
 
     if args.flips is not None:
         return _run_flips(args)
+    if args.proof and args.plies is None:
+        print("gameproof: note: with --proof the complete formula is solved at once, without the quick stage "
+              "or the race, to refute it; finding a witness can take far longer (leave out --proof for that)",
+              file=sys.stderr)
     with _solving_status(f">= {args.legal_moves} legal moves ({args.rules} rules)", args.json) as progress:
         result = solve_reach(
             args.legal_moves, args.plies, args.rules, args.encoding, args.solver, args.timeout, args.dimacs,

@@ -15,7 +15,6 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -162,7 +161,9 @@ class OneShotSolver(Solver):
 
 
 def _solve_in_child(name: str, cnf: Cnf, units: list[int], pipe) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills the children
+    # Out of the terminal's process group: Ctrl-C reaches only the parent, which kills its children (PySAT
+    # would catch the signal in the child, which then dies with a traceback of its own).
+    os.setpgid(0, 0)
     solver = PysatSolver(name=name)
     for clause in cnf.clauses():
         solver.add_clause(clause)
