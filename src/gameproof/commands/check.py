@@ -17,15 +17,12 @@ if TYPE_CHECKING:
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    from gameproof.logic.solvers import DEFAULT_SOLVER
-
     parser = commands.add_parser(
         "check", help="verify a harness with a SAT solver (Kani-style)", description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("target", metavar="FILE.py::FUNCTION", help="the harness function to check")
-    parser.add_argument("--solver", default=DEFAULT_SOLVER,
-                        help=f"SAT backend: a PySAT name or alias, or ext:BINARY (default {DEFAULT_SOLVER})")
+    parser.add_argument("--solver", help="SAT backend: a PySAT name or alias, or ext:BINARY (default cadical195)")
     parser.add_argument("--timeout", type=float, metavar="S", help="give up after S seconds (status unknown)")
     parser.add_argument("--dimacs", metavar="OUT.cnf", type=output_file,
                         help="write the CNF (satisfiable iff something is found)")
@@ -40,11 +37,11 @@ def run(args: argparse.Namespace) -> int:
     from gameproof.errors import BadInput
     from gameproof.logic.harness import EXIT_CODES, Outcome, check, load_harness
     from gameproof.logic.playback import write_playback
-    from gameproof.logic.solvers import open_solver, resolve
+    from gameproof.logic.solvers import DEFAULT_SOLVER, open_solver, resolve
 
     if args.timeout is not None and args.timeout <= 0:
         raise BadInput("--timeout must be positive")
-    solver = resolve(args.solver)
+    solver = resolve(args.solver or DEFAULT_SOLVER)
     if args.proof:
         open_solver(solver, proof=True).close()  # fail now if this backend cannot log proofs
     harness = load_harness(args.target)
