@@ -8,6 +8,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,15 @@ if TYPE_CHECKING:
 
 #: The file name that means standard output, where an option allows it.
 STDOUT = "-"
+
+
+def exit_codes(ok: str = "done", finding: str | None = None, unknown: bool = False,
+               bad_input: str = "bad input (one line on stderr, never a traceback)") -> str:
+    """A command's help epilog: what its exit codes mean, in the README's scheme (0 ok, 1 a finding, 2 bad
+    input, 3 unknown; 130 interrupted)."""
+    codes = [f"0 {ok}", *([f"1 {finding}"] if finding else []), f"2 {bad_input}",
+             *(["3 unknown (a time limit ran out)"] if unknown else []), "130 interrupted (Ctrl-C)"]
+    return textwrap.fill("exit codes: " + "; ".join(codes) + ".", 79)
 
 
 def output_file(text: str) -> str:

@@ -1,8 +1,4 @@
-"""`gameproof check FILE.py::FUNCTION`: prove a harness's verify() properties or find counterexamples.
-
-Exit codes: 0 verified, 1 counterexample or cover() witness (or vacuous assumptions), 2 bad input
-(including a harness that fails or whose witness does not replay), 3 unknown (time limit).
-"""
+"""`gameproof check FILE.py::FUNCTION`: prove a harness's verify() properties or find counterexamples."""
 
 from __future__ import annotations
 
@@ -10,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from gameproof.commands._output import output_file
+from gameproof.commands._output import exit_codes, output_file
 
 if TYPE_CHECKING:
     from gameproof.logic.harness import Report
@@ -20,6 +16,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "check", help="verify a harness with a SAT solver (Kani-style)", description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=exit_codes("verified", "a counterexample, a cover() witness, or assumptions that never hold",
+                          unknown=True, bad_input="bad input, or a harness that fails or whose witness does not "
+                          "replay (one line on stderr)"),
     )
     parser.add_argument("target", metavar="FILE.py::FUNCTION", help="the harness function to check")
     parser.add_argument("--solver", help="SAT backend: a PySAT name or alias, or ext:BINARY (default cadical195)")

@@ -37,7 +37,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                                 "numba kernel derived from the game's rules. A pass is a ply; games that end sooner "
                                 "are not counted (--count-finished counts each as one path).")
     perft.add_argument("game", metavar="GAME", help=GAME_HELP)
-    perft.add_argument("depth", type=int, metavar="DEPTH")
+    perft.add_argument("depth", type=int, metavar="DEPTH", help="plies to count (a pass is a ply)")
     perft.add_argument("--moves", default="", help="moves played first")
     perft.add_argument("--count-finished", action="store_true", help="a game that ends before DEPTH counts as one path")
     perft.add_argument("--json", action="store_true", help="one JSON document on stdout")

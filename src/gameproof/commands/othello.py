@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from gameproof.commands._output import (
-    STDOUT, console, formula_size, output_file, output_file_or_stdout, print_json, print_proof, progress_bar,
+    STDOUT, console, exit_codes, formula_size, output_file, output_file_or_stdout, print_json, print_proof, progress_bar,
     progress_console, write_output,
 )
 from gameproof.errors import BadInput
@@ -24,7 +24,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="count move paths from the start position",
         description="Count move paths of DEPTH plies from the start (numba kernel, bulk counting at the last ply).",
     )
-    perft.add_argument("depth", type=int, metavar="DEPTH")
+    perft.add_argument("depth", type=int, metavar="DEPTH", help="plies to count, 0 to 60 (perft 11: 212,258,216 paths)")
     perft.add_argument(
         "--convention",
         choices=("edax", "bik", "nopass"),
@@ -35,6 +35,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     perft.add_argument("--divide", action="store_true", help="also print the count below each first move")
     perft.add_argument("--threads", type=int, default=1, help="count subtrees in parallel (default 1)")
     perft.add_argument("--json", action="store_true", help="print one JSON object")
+    perft.add_argument("--quiet", action="store_true", help="no progress bar (shown from depth 11 on a terminal)")
     perft.set_defaults(handler=run_perft)
 
     show = sub.add_parser(
@@ -54,11 +55,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         "reach",
         help="is a position with at least N legal moves reachable? (SAT)",
         description="Ask a SAT solver whether a position with at least N legal moves is reachable from the "
-        "start within P moves (passes in between are free in the direct encoding). A witness is replayed on the concrete engine before it is printed. "
-        "Exit 0 sat, 1 unsat, 3 unknown (time limit).",
+        "start within P moves (passes in between are free in the direct encoding). A witness is replayed on the concrete engine before it is printed.",
+        epilog=exit_codes("sat: a position found, replayed on the engine", "unsat: none within the bound", unknown=True),
     )
     goal = reach.add_mutually_exclusive_group(required=True)
-    goal.add_argument("--legal-moves", type=int, metavar="N", help="a position with at least N legal moves")
+    goal.add_argument("--legal-moves", type=int, metavar="N",
+                      help="a position where the side to move has at least N legal moves (33 is the most "
+                      "reachable; 34 is refuted)")
     goal.add_argument("--flips", type=int, metavar="N",
                       help="a position where some legal move flips at least N discs (direct encoding, strict rules; "
                       "default bound 59 moves: every position with an empty square)")
@@ -78,8 +81,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "reachable",
         help="is this exact position reachable from the start? (SAT)",
         description="Prove an exact position reachable (with a record that replays to it) or unreachable "
-        "(necessary conditions, then a SAT refutation over every game with the right number of moves). "
-        "Exit 0 reachable, 1 unreachable, 3 unknown.",
+        "(necessary conditions, then a SAT refutation over every game with the right number of moves).",
+        epilog=exit_codes("reachable: a record replays to it", "unreachable", unknown=True),
     )
     _add_position_arguments(reachable)
     _add_solver_arguments(reachable)
@@ -105,6 +108,7 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--proof", metavar="OUT.drat", type=output_file,
                         help="write a DRAT proof of a refutation (checked when drat-trim is installed)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quiet", action="store_true", help="no progress display")
 
 
 def _add_position_arguments(parser: argparse.ArgumentParser) -> None:
@@ -112,7 +116,9 @@ def _add_position_arguments(parser: argparse.ArgumentParser) -> None:
                         "(write --board=... when it starts with -)")
     parser.add_argument("--player", metavar="HEX", help="bitboard of the side to move, in hex")
     parser.add_argument("--opponent", metavar="HEX", help="bitboard of the other side, in hex")
-    parser.add_argument("--to-move", default=None, help="black or white (default black)")
+    parser.add_argument("--to-move", default=None, metavar="COLOUR",
+                        help="who moves in the position given by --board or --player/--opponent: black or white "
+                        "(default black; --player is the side to move)")
 
 
 def run_perft(args: argparse.Namespace) -> int:
@@ -127,8 +133,8 @@ def run_perft(args: argparse.Namespace) -> int:
     perft(start.player, start.opponent, 6, threads=args.threads)  # load the compiled kernels before timing
     began = time.perf_counter()
     divide = None
-    if args.divide or (args.depth >= 11 and not args.json and sys.stderr.isatty()):
-        divide = _divide_with_progress(start, args.depth, args.convention, args.threads, quiet=args.json)
+    if args.divide or (args.depth >= 11 and not (args.json or args.quiet) and sys.stderr.isatty()):
+        divide = _divide_with_progress(start, args.depth, args.convention, args.threads, quiet=args.json or args.quiet)
         nodes = sum(divide.values())
     else:
         nodes = perft(start.player, start.opponent, args.depth, args.convention, args.threads)
@@ -236,7 +242,7 @@ def run_reach(args: argparse.Namespace) -> int:
         print("gameproof: note: with --proof the complete formula is solved at once, without the quick stage "
               "or the race, to refute it; finding a witness can take far longer (leave out --proof for that)",
               file=sys.stderr)
-    with _solving_status(f">= {args.legal_moves} legal moves ({args.rules} rules)", args.json) as progress:
+    with _solving_status(f">= {args.legal_moves} legal moves ({args.rules} rules)", args.json or args.quiet) as progress:
         result = solve_reach(
             args.legal_moves, args.plies, args.rules, args.encoding, args.solver, args.timeout, args.dimacs,
             args.proof, progress,
@@ -265,7 +271,7 @@ def _run_flips(args: argparse.Namespace) -> int:
 
     if args.encoding != "direct" or args.rules != "strict" or args.dimacs:
         raise BadInput("--flips takes the direct encoding and strict rules, without --dimacs")
-    with _solving_status(f"a move flipping >= {args.flips} discs", args.json) as progress:
+    with _solving_status(f"a move flipping >= {args.flips} discs", args.json or args.quiet) as progress:
         result = solve_flips(args.flips, args.plies, args.solver, args.timeout, args.proof, progress)
     if args.json:
         print_json(result.to_json())
@@ -287,7 +293,7 @@ def _run_flips(args: argparse.Namespace) -> int:
 
 @contextmanager
 def _solving_status(what: str, quiet: bool) -> Iterator[Callable[[float, int], None] | None]:
-    """A spinner on stderr showing elapsed time and conflicts while a SAT solver runs (none with --json)."""
+    """A spinner on stderr showing elapsed time and conflicts while a SAT solver runs (none when quiet)."""
     if quiet:
         yield None
         return
@@ -303,7 +309,7 @@ def run_reachable(args: argparse.Namespace) -> int:
     from gameproof.games.othello.reach import solve_reachable
 
     position = _position_from_args(args)
-    with _solving_status("is this position reachable?", args.json) as progress:
+    with _solving_status("is this position reachable?", args.json or args.quiet) as progress:
         result = solve_reachable(
             position.black, position.white, position.color == "black", args.solver,
             args.timeout, args.proof, progress,

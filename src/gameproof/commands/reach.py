@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from gameproof.commands._output import output_file
+from gameproof.commands._output import exit_codes, output_file
 from gameproof.errors import BadInput
 
 EXIT_CODES = {"sat": 0, "unsat": 1, "unknown": 3}
@@ -30,7 +30,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "solver looks for a game that ends where PREDICATE(*words, to_move) holds: plain Python over the "
         "position's words from the side to move's view, as the rules are written (it may choose values with "
         "gameproof.logic.any_uint and restrict them with assume). A witness is replayed on the concrete engine "
-        "before it is printed. Exit 0 sat, 1 unsat, 3 unknown (time limit).")
+        "before it is printed.",
+        epilog=exit_codes("sat: a game found, replayed on the engine", "unsat: none within P moves", unknown=True))
     reach.add_argument("game", metavar="GAME", help=GAME_HELP)
     reach.add_argument("--plies", type=int, required=True, metavar="P", help="the most moves played (passes not counted)")
     reach.add_argument("--where", required=True, metavar="FILE.py::PREDICATE", help="the predicate on the final position")

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from gameproof.commands._output import STDOUT, output_file_or_stdout, write_output
 from gameproof.commands.games import GAME_HELP, _state
 from gameproof.commands.mnk import _game_arguments, game_from_args
 from gameproof.commands.tui import GAME_SUBCOMMAND
 from gameproof.errors import BadInput
+
+if TYPE_CHECKING:
+    from gameproof.tui.game_view import Position
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -21,6 +25,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     game.add_argument("game", metavar="GAME", help=GAME_HELP)
     game.add_argument("--moves", default="", help='moves played, e.g. "d c d" (Connect Four) or "c4 e3"')
     game.add_argument("--values", action="store_true", help="tint each legal move's cell by its proven value")
+    _values_arguments(game)
     _svg_argument(game)
     game.set_defaults(handler=run_game)
 
@@ -34,6 +39,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     _game_arguments(mnk)
     mnk.add_argument("--moves", default="", help='moves played, e.g. "b2 a1"')
     mnk.add_argument("--values", action="store_true", help="tint each empty square by its proven value (df-pn)")
+    _values_arguments(mnk)
     _svg_argument(mnk)
     mnk.set_defaults(handler=run_mnk)
 
@@ -42,6 +48,21 @@ def register(commands: argparse._SubParsersAction) -> None:
     sudoku.add_argument("--solution", action="store_true", help="solve it and draw the solution's digits in blue")
     _svg_argument(sudoku)
     sudoku.set_defaults(handler=run_sudoku)
+
+
+def _values_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quiet", action="store_true", help="no progress display while --values solves")
+
+
+def _proven_values(state: Position, args: argparse.Namespace) -> dict[int, str] | None:
+    """Each legal move's proven value when --values asks for them (with a progress display on stderr)."""
+    if not args.values or state.is_over():
+        return None
+    from gameproof.commands._search import search_progress
+    from gameproof.search.solve import solve
+
+    with search_progress(args.quiet) as progress:
+        return solve(state, progress=progress).moves
 
 
 def _svg_argument(parser: argparse.ArgumentParser) -> None:
@@ -58,11 +79,9 @@ def _write(path: str, svg: str) -> int:
 
 def run_game(args: argparse.Namespace) -> int:
     from gameproof.render.game_svg import game_svg
-    from gameproof.search.solve import solve
 
     state = _state(args)
-    values = solve(state).moves if args.values and not state.is_over() else None
-    return _write(args.svg, game_svg(state, values))
+    return _write(args.svg, game_svg(state, _proven_values(state, args)))
 
 
 def run_othello(args: argparse.Namespace) -> int:
@@ -75,11 +94,9 @@ def run_othello(args: argparse.Namespace) -> int:
 def run_mnk(args: argparse.Namespace) -> int:
     from gameproof.games.mnk.state import MnkState
     from gameproof.render.mnk_svg import mnk_svg
-    from gameproof.search.solve import solve
 
     state = MnkState(game_from_args(args), args.moves)
-    values = solve(state).moves if args.values and not state.is_over() else None
-    return _write(args.svg, mnk_svg(state, values))
+    return _write(args.svg, mnk_svg(state, _proven_values(state, args)))
 
 
 def run_sudoku(args: argparse.Namespace) -> int:

@@ -1,8 +1,7 @@
 """`gameproof sudoku solve PUZZLE`: solve a Sudoku (4×4, 9×9, 16×16) by a numba solver, SAT, or the natural checker.
 
 PUZZLE is one puzzle (16, 81 or 256 characters, 0 or . for a blank) or a file with one puzzle per line
-(blank lines and # comments skipped). Exit codes: 0 solved (every puzzle, for a file), 1 some puzzle
-has no solution, 2 bad input (one line on stderr, naming the file and line).
+(blank lines and # comments skipped).
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from gameproof.commands._output import exit_codes
 from gameproof.errors import BadInput
 
 BATCH = {"direct": 512, "sat": 32, "checker": 1}  # puzzles per call between progress updates
@@ -25,7 +25,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="sudoku_command", required=True, metavar="COMMAND")
     solve = sub.add_parser("solve", help="solve one puzzle or a file of puzzles", description=__doc__,
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+                           formatter_class=argparse.RawDescriptionHelpFormatter,
+                           epilog=exit_codes("solved (every puzzle, for a file)", "some puzzle has no solution",
+                                             bad_input="bad input (one line on stderr, naming the file and line)"))
     solve.add_argument("puzzle", metavar="PUZZLE", help="a puzzle string, or a file with one puzzle per line")
     solve.add_argument("--method", choices=METHODS, default="direct",
                        help="direct: numba propagation and search (default); sat: exactly-one CNF; "
