@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import textwrap
@@ -29,6 +30,18 @@ def exit_codes(ok: str = "done", finding: str | None = None, unknown: bool = Fal
     codes = [f"0 {ok}", *([f"1 {finding}"] if finding else []), f"2 {bad_input}",
              *(["3 unknown (a time limit ran out)"] if unknown else []), "130 interrupted (Ctrl-C)"]
     return textwrap.fill("exit codes: " + "; ".join(codes) + ".", 79)
+
+
+def seconds(text: str) -> float:
+    """An argparse type for a time limit: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r} "
+                                         "(leave the option out for no limit)")
+    return value
 
 
 def output_file(text: str) -> str:

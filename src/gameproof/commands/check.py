@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from gameproof.commands._output import exit_codes, output_file
+from gameproof.commands._output import exit_codes, output_file, seconds
 
 if TYPE_CHECKING:
     from gameproof.logic.harness import Report
@@ -22,7 +22,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("target", metavar="FILE.py::FUNCTION", help="the harness function to check")
     parser.add_argument("--solver", help="SAT backend: a PySAT name or alias, or ext:BINARY (default cadical195)")
-    parser.add_argument("--timeout", type=float, metavar="S", help="give up after S seconds (status unknown)")
+    parser.add_argument("--timeout", type=seconds, metavar="S",
+                        help="give up after S seconds, tracing included (status unknown)")
     parser.add_argument("--dimacs", metavar="OUT.cnf", type=output_file,
                         help="write the CNF (satisfiable iff something is found)")
     parser.add_argument("--proof", metavar="OUT.drat", type=output_file, help="write a DRAT proof when nothing is found")
@@ -38,8 +39,6 @@ def run(args: argparse.Namespace) -> int:
     from gameproof.logic.playback import write_playback
     from gameproof.logic.solvers import DEFAULT_SOLVER, open_solver, resolve
 
-    if args.timeout is not None and args.timeout <= 0:
-        raise BadInput("--timeout must be positive")
     solver = resolve(args.solver or DEFAULT_SOLVER)
     if args.proof:
         open_solver(solver, proof=True).close()  # fail now if this backend cannot log proofs

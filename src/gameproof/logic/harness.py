@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextvars
 import enum
+import math
 import signal
 import threading
 import time
@@ -351,7 +352,7 @@ class _TimeUp(BaseException):
 def _time_limit(seconds: float | None) -> Iterator[None]:
     """Interrupt the block with :class:`_TimeUp` after ``seconds`` (a SIGALRM timer; only in the main thread,
     where Python delivers signals; elsewhere, or without a limit, the block runs to its end)."""
-    if seconds is None or threading.current_thread() is not threading.main_thread():
+    if seconds is None or not math.isfinite(seconds) or threading.current_thread() is not threading.main_thread():
         yield
         return
 

@@ -23,6 +23,8 @@ _FLIP = {exact.WIN: exact.LOSS, exact.DRAW_VALUE: exact.DRAW_VALUE, exact.LOSS: 
 _REFERENCE = {1: exact.WIN, 0: exact.DRAW_VALUE, -1: exact.LOSS}
 #: The keys a book holds: 2 = the declared rules' keys (with the side to move); books without it are older.
 FORMAT = "2"
+#: The most worker processes a build starts.
+MOST_WORKERS = 256
 
 
 def open_book(path: str | Path, game: MnkGame | None = None, depth: int | None = None) -> tuple[Book, MnkGame, int]:
@@ -83,9 +85,10 @@ class BuildReport:
 def build(game: MnkGame, depth: int, path: str | Path, *, workers: int = 1, options: Options = Options(),
           progress: Callable[[int, int], None] | None = None) -> BuildReport:
     """Solve every symmetry-distinct position ``depth`` plies deep (resuming a partial file), then back up."""
-    if not 0 <= depth <= game.cells or workers < 1:
-        raise BadInput(f"--depth must be between 0 and {game.cells} (the squares of {game.name}) "
-                       "and --workers at least 1")
+    if not 0 <= depth <= game.cells:
+        raise BadInput(f"--depth must be between 0 and {game.cells} (the squares of {game.name}), got {depth}")
+    if not 1 <= workers <= MOST_WORKERS:
+        raise BadInput(f"--workers must be between 1 and {MOST_WORKERS}, got {workers}")
     book, game, depth = open_book(path, game, depth)
     report = BuildReport()
     with book:
