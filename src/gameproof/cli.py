@@ -93,6 +93,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader stopped early (`| head -1`): not an error, and nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the final flush must not fail again
         return 0
+    except OSError as error:  # a path given that the system refuses (a name too long, no permission, a full disk)
+        where = f"{str(error.filename)[:80]}: " if error.filename else ""
+        print(f"gameproof: error: {where}{error.strerror or error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
