@@ -32,7 +32,7 @@ def exit_codes(ok: str = "done", finding: str | None = None, unknown: bool = Fal
     return textwrap.fill("exit codes: " + "; ".join(codes) + ".", 79)
 
 
-def seconds(text: str) -> float:
+def time_limit(text: str) -> float:
     """An argparse type for a time limit: a positive, finite number of seconds."""
     try:
         value = float(text)

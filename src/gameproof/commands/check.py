@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from gameproof.commands._output import exit_codes, output_file, seconds
+from gameproof.commands._output import exit_codes, output_file, time_limit
 
 if TYPE_CHECKING:
     from gameproof.logic.harness import Report
@@ -22,7 +22,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("target", metavar="FILE.py::FUNCTION", help="the harness function to check")
     parser.add_argument("--solver", help="SAT backend: a PySAT name or alias, or ext:BINARY (default cadical195)")
-    parser.add_argument("--timeout", type=seconds, metavar="S",
+    parser.add_argument("--timeout", type=time_limit, metavar="S",
                         help="give up after S seconds, tracing included (status unknown)")
     parser.add_argument("--dimacs", metavar="OUT.cnf", type=output_file,
                         help="write the CNF (satisfiable iff something is found)")

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 from gameproof.commands._output import (
     STDOUT, console, exit_codes, formula_size, output_file, output_file_or_stdout, print_json, print_proof, progress_bar,
-    progress_console, seconds, write_output,
+    progress_console, time_limit, write_output,
 )
 from gameproof.errors import BadInput
 
@@ -94,7 +94,7 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a PySAT backend, ext:BINARY or race:A,B (default race:kissat404,cadical195, both "
                         "at once on two cores; cadical195 with --proof, since neither a race nor PySAT's "
                         "Kissat writes a DRAT proof)")
-    parser.add_argument("--timeout", type=seconds, metavar="S", help="give up after S seconds of solving")
+    parser.add_argument("--timeout", type=time_limit, metavar="S", help="give up after S seconds of solving")
     parser.add_argument("--proof", metavar="OUT.drat", type=output_file,
                         help="write a DRAT proof of a refutation (checked when drat-trim is installed)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

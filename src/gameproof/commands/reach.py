@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from gameproof.commands._output import exit_codes, output_file, seconds
+from gameproof.commands._output import exit_codes, output_file, time_limit
 
 EXIT_CODES = {"sat": 0, "unsat": 1, "unknown": 3}
 
@@ -37,7 +37,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     reach.add_argument("--set", type=_assignment, action="append", default=[], metavar="NAME=INT",
                        help="a keyword argument for the predicate (repeatable)")
     reach.add_argument("--solver", default="cadical195", help="a PySAT backend, ext:BINARY or race:A,B (default cadical195)")
-    reach.add_argument("--timeout", type=seconds, metavar="S", help="give up after S seconds of solving")
+    reach.add_argument("--timeout", type=time_limit, metavar="S", help="give up after S seconds of solving")
     reach.add_argument("--proof", metavar="OUT.drat", type=output_file,
                        help="write a DRAT proof of a refutation (checked when drat-trim is installed)")
     reach.add_argument("--dimacs", metavar="OUT.cnf", type=output_file, help="also write the formula in DIMACS")
