@@ -75,6 +75,6 @@ def test_progress_displays_run_off_a_terminal():
     with search_progress(False) as update:
         update(5_000_000, 250, 1000)
     with book_progress(False) as update:
-        update(3, 10)
+        update(3, 10, 1.5)
     with search_progress(True) as update:
         assert update is None

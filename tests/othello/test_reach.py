@@ -63,7 +63,7 @@ def most_legal_moves_within_relaxed(moves: int) -> int:
     return best
 
 
-@pytest.mark.parametrize("moves", [2, 3])
+@pytest.mark.parametrize("moves", [2, 3, 4, 5])
 def test_relaxed_frontier_matches_brute_force(moves):
     best = most_legal_moves_within_relaxed(moves)
     found = solve_reach(best, moves, rule_set="relaxed")

@@ -32,13 +32,20 @@ def register(commands: argparse._SubParsersAction) -> None:
     book_sub = book.add_subparsers(dest="book_command", required=True, metavar="COMMAND")
     build = book_sub.add_parser("build", help="solve all positions D plies deep (resumes a partial file)",
                                 description="Solve every symmetry-distinct position --depth plies deep by df-pn "
-                                "(in --workers processes), then back the values up to the start. Each answer is "
-                                "committed at once, so a killed build resumes where it stopped.")
+                                "(as jobs: in --workers processes, or on Ray), then back the values up to the start. "
+                                "Each answer is committed at once, so a killed build resumes where it stopped.")
     _game_arguments(build)
     build.add_argument("--db", required=True, type=output_file, help="SQLite book file (a new one, or one to resume)")
     build.add_argument("--depth", type=int, required=True, metavar="D",
                        help="plies of the book's leaves (at most the board's squares)")
-    build.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    build.add_argument("--workers", type=int, default=1,
+                       help="worker processes (default 1: in this process); with Ray, CPUs of the local cluster")
+    build.add_argument("--values-only", action="store_true",
+                       help="solve each leaf's value only, not each of its moves' (faster; shallower entries "
+                       "still get every move's value from their children)")
+    build.add_argument("--backend", choices=("local", "ray"), default="local",
+                       help="local: processes on this machine; ray: a Ray cluster (pip install 'gameproof[ray]')")
+    build.add_argument("--address", help="the Ray cluster to join (default: start one on this machine)")
     search_arguments(build)
     build.set_defaults(handler=run_book_build)
     query = book_sub.add_parser("query", help="value and move values of a position, from the book (df-pn beyond it)",
@@ -95,10 +102,17 @@ def run_book_build(args: argparse.Namespace) -> int:
     from gameproof.games.mnk import book
 
     game, options = game_from_args(args), options_from_args(args)
+    from gameproof.search.jobs import Backend
+
+    if args.address and args.backend != "ray":
+        raise BadInput("--address joins a Ray cluster: give --backend ray too")
     with book_progress(args.quiet or args.json) as progress:
-        report = book.build(game, args.depth, args.db, workers=args.workers, options=options, progress=progress)
+        report = book.build(game, args.depth, args.db, workers=args.workers, options=options,
+                            values_only=args.values_only, backend=Backend(args.backend), address=args.address,
+                            progress=progress)
     summary = {"game": game.name, "depth": args.depth, "db": args.db, "solved": report.solved, "already_there": report.skipped,
-               "entries": report.entries, "nodes": report.nodes, "seconds": round(report.seconds, 3)}
+               "entries": report.entries, "nodes": report.nodes, "seconds": round(report.seconds, 3),
+               "wall_seconds": round(report.wall_seconds, 3)}
     if args.json:
         from gameproof.commands._output import print_json
 
@@ -111,19 +125,19 @@ def run_book_build(args: argparse.Namespace) -> int:
 
 
 @contextmanager
-def book_progress(quiet: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A progress callback (done, total) drawing a bar with ETA on stderr."""
+def book_progress(quiet: bool) -> Iterator[Callable[[int, int, float], None] | None]:
+    """A progress callback (done, total, elapsed seconds) drawing a bar with the elapsed time and ETA on stderr."""
     if quiet:
         yield None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from gameproof.commands._output import progress_bar
 
-    with progress_bar(BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), quiet=quiet) as bar:
+    with progress_bar(BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), quiet=quiet) as bar:
         task = bar.add_task("book", total=None)
 
-        def update(done: int, total: int) -> None:
+        def update(done: int, total: int, elapsed: float) -> None:
             bar.update(task, completed=done, total=total)
 
         yield update

@@ -88,6 +88,23 @@ def register(commands: argparse._SubParsersAction) -> None:
     _add_solver_arguments(reachable)
     reachable.set_defaults(handler=run_reachable)
 
+    equivalence = sub.add_parser(
+        "equivalence",
+        help="prove the direct reach encoding equal to the rules for every board (SAT)",
+        description="Build one-ply miters between the direct encoding used by `othello reach` and the rules "
+        "(rules.legal_moves, flips, after_move traced into a circuit) over every board, every move choice and "
+        "every pass, and refute them: sound (every step the encoding allows is a rules step, with the same "
+        "flips and next board) and complete (every rules step is allowed).",
+        epilog=exit_codes("every miter refuted: the encoding equals the rules", "a board where they differ"),
+    )
+    equivalence.add_argument("--rules", choices=("strict", "relaxed", "both"), default="both",
+                             help="the rule set(s) to check (default both)")
+    equivalence.add_argument("--proof", metavar="DIR",
+                             help="write each refutation's DRAT proof into DIR (an existing folder) and check it")
+    equivalence.add_argument("--json", action="store_true", help="print one JSON object")
+    equivalence.set_defaults(handler=run_equivalence)
+
+
 
 def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--solver", default=None,
@@ -316,3 +333,39 @@ def run_reachable(args: argparse.Namespace) -> int:
                       f"encoded in {result.encode_seconds:.2f} s, solved in {result.solve_seconds:.2f} s")
         print_proof(out, result.proof, result.proof_checked)
     return {"reachable": 0, "unreachable": 1, "unknown": 3}[result.status]
+
+
+def run_equivalence(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from gameproof.games.othello.equivalence import Claim, build_miter, check_miter
+    from gameproof.logic.drat import check_drat
+
+    folder = Path(args.proof) if args.proof else None
+    if folder is not None and not folder.is_dir():
+        raise BadInput(f"--proof needs an existing folder: {args.proof}")
+    rule_sets = ("strict", "relaxed") if args.rules == "both" else (args.rules,)
+    rows = []
+    for rule_set in rule_sets:
+        for claim in Claim:
+            miter = build_miter(rule_set, claim)
+            proof = None if folder is None else folder / f"othello-{rule_set}-{claim.value}.drat"
+            result = check_miter(miter, proof=proof)
+            row = {"rules": rule_set, "claim": claim.value, "equal": result.equal, "variables": result.variables,
+                   "clauses": result.clauses, "solve_seconds": round(result.seconds, 3)}
+            if result.counterexample is not None:
+                row["counterexample"] = {name: f"{value:#x}" for name, value in result.counterexample.items()}
+            if proof is not None and result.equal:
+                row.update(proof=str(proof), proof_checked=check_drat(miter.cnf, proof))
+            rows.append(row)
+    if args.json:
+        print_json({"miters": rows, "equal": all(row["equal"] for row in rows)})
+    else:
+        out = console()
+        for row in rows:
+            verdict = "equal (unsat)" if row["equal"] else f"DIFFERENT: {row['counterexample']}"
+            out.print(f"{row['rules']:7} {row['claim']:8} {verdict}; {row['variables']:,} variables, "
+                      f"{row['clauses']:,} clauses, {row['solve_seconds']:.2f} s")
+            if "proof" in row:
+                print_proof(out, row["proof"], row["proof_checked"])
+    return 0 if all(row["equal"] for row in rows) else 1

@@ -4,11 +4,10 @@ Books store position keys, so a book records the :data:`FORMAT` of its keys and 
 
 from __future__ import annotations
 
-import multiprocessing
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from gameproof.errors import BadInput
 from gameproof.games.mnk import reference
@@ -17,6 +16,7 @@ from gameproof.games.mnk.state import MnkGame, MnkState
 from gameproof.search import exact
 from gameproof.search.book import Book, Entry
 from gameproof.search.dfpn import Options
+from gameproof.search.jobs import Backend, Job, Progress, run_jobs
 from gameproof.search.solve import solve
 
 _FLIP = {exact.WIN: exact.LOSS, exact.DRAW_VALUE: exact.DRAW_VALUE, exact.LOSS: exact.WIN}
@@ -53,11 +53,30 @@ def _finished_entry(state: MnkState) -> Entry:
     return Entry(state.key, state.record, len(state.history), solve(state).value, {}, method="over")
 
 
-def _solve_leaf(game_name: str, record: str, options: Options) -> Entry:
+def solve_leaf(game_name: str, record: str, options: Options, with_moves: bool) -> dict[str, Any]:
+    """One book job: the entry of the position after ``record`` (as JSON), with its moves' values or without."""
     state = MnkState(game_name, record)
-    solution = solve(state, options, keep_table=True)  # leaves share much: one table per worker
+    solution = solve(state, options, with_moves=with_moves, keep_table=True)  # leaves share much: one table a worker
     moves = {state.move_name(m): v for m, v in solution.moves.items()}
-    return Entry(state.key, record, len(state.history), solution.value, moves, solution.nodes, solution.seconds)
+    return Entry(state.key, record, len(state.history), solution.value, moves, solution.nodes,
+                 solution.seconds).as_json()
+
+
+class _BookJournal:
+    """The book is the journal of its own build: a leaf's job is done when its entry is there."""
+
+    def __init__(self, book: Book, report: BuildReport) -> None:
+        self.book, self.report = book, report
+
+    def finished(self) -> set[str]:
+        return {str(key) for key in self.book.keys()}
+
+    def record(self, key: str, result: dict[str, Any], seconds: float) -> None:
+        entry = Entry(**result)
+        self.book.put(entry)
+        self.report.solved += 1
+        self.report.nodes += entry.nodes
+        self.report.seconds += entry.seconds
 
 
 def _from_children(state: MnkState, book: Book) -> tuple[str, dict[str, str]]:
@@ -75,54 +94,50 @@ def _from_children(state: MnkState, book: Book) -> tuple[str, dict[str, str]]:
 
 @dataclass
 class BuildReport:
+    """What a build did: leaves solved now and found already solved, entries in the book, effort."""
+
     solved: int = 0
     skipped: int = 0
     entries: int = 0
     nodes: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # solving time summed over the leaves solved now
+    wall_seconds: float = 0.0
 
 
 def build(game: MnkGame, depth: int, path: str | Path, *, workers: int = 1, options: Options = Options(),
-          progress: Callable[[int, int], None] | None = None) -> BuildReport:
-    """Solve every symmetry-distinct position ``depth`` plies deep (resuming a partial file), then back up."""
+          values_only: bool = False, backend: Backend = Backend.LOCAL, address: str | None = None,
+          progress: Progress | None = None) -> BuildReport:
+    """Solve every symmetry-distinct position ``depth`` plies deep as jobs (resuming a partial file: the
+    book is the journal), then back up. ``values_only`` leaves keep their value only (faster)."""
     if not 0 <= depth <= game.cells:
         raise BadInput(f"--depth must be between 0 and {game.cells} (the squares of {game.name}), got {depth}")
     if not 1 <= workers <= MOST_WORKERS:
         raise BadInput(f"--workers must be between 1 and {MOST_WORKERS}, got {workers}")
+    began = time.perf_counter()
     book, game, depth = open_book(path, game, depth)
     report = BuildReport()
     with book:
+        leaves = "values" if values_only else "moves"
+        if book.meta().setdefault("leaves", leaves) != leaves:
+            raise BadInput(f"{path} keeps its leaves' {book.meta()['leaves']} only; resume it the same way")
+        book.set_meta(leaves=leaves)
         layers = levels(game, depth)
         done = book.keys()
-        todo = [s for s in layers[depth] if s.key not in done and not s.is_over()]
-        report.skipped = sum(1 for s in layers[depth] if s.key in done)
+        todo = [s for s in layers[depth] if not s.is_over()]
+        report.skipped = sum(1 for s in todo if s.key in done)
         for state in (s for layer in layers for s in layer if s.is_over() and s.key not in done):
             book.put(_finished_entry(state))
-        if progress:
-            progress(0, len(todo))
-
-        def record(entry: Entry) -> None:
-            book.put(entry)
-            report.solved += 1
-            report.nodes += entry.nodes
-            report.seconds += entry.seconds
-            if progress:
-                progress(report.solved, len(todo))
-
-        if workers == 1:
-            for state in todo:
-                record(_solve_leaf(game.name, state.record, options))
-        else:
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-                futures = [pool.submit(_solve_leaf, game.name, s.record, options) for s in todo]
-                for future in futures:
-                    record(future.result())
+        jobs = [Job(str(s.key), {"game_name": game.name, "record": s.record, "options": options,
+                                 "with_moves": not values_only}) for s in todo]
+        run_jobs(solve_leaf, jobs, _BookJournal(book, report), backend=backend, workers=workers, address=address,
+                 progress=progress)
         for layer in reversed(layers[:depth]):
             for state in layer:
                 if not state.is_over():
                     value, moves = _from_children(state, book)
                     book.put(Entry(state.key, state.record, len(state.history), value, moves, method="children"))
         report.entries = len(book)
+    report.wall_seconds = time.perf_counter() - began
     return report
 
 

@@ -159,13 +159,14 @@ def encode(min_legal: int, plies: int, rule_set: str, encoding: str, passes: boo
 
 def decode_moves(formula: ReachFormula, model: set[int]) -> list[int]:
     """The move sequence a model chooses, up to its first stop (a pass before a move where it has one,
-    and at the end when the count is the other side's)."""
+    and at the end when the count is the other side's). A stop keeps the board as its turn began, so a
+    pass at a stopped ply is read from the final turn instead."""
     moves: list[int] = []
     for ply in range(formula.plies):
+        if formula.stops[ply] in model:
+            break
         if formula.passes[ply] in model:
             moves.append(PASS)
-        if formula.stops[ply] in model:
-            break  # after its pass, if any: the count is then the other side's
         moves.append(next(s for s in range(64) if formula.moves[ply][s] in model))
     if formula.final_pass in model:
         moves.append(PASS)

@@ -88,6 +88,7 @@ class _Builder:
         self.cnf = Cnf()
         self.plies, self.min_legal, self.strict = plies, min_legal, rule_set == "strict"
         self.rule_set, self.final, self.passes = rule_set, final, passes
+        self.full_legal = False  # the mover's legal squares only bounded from above (enough for every goal)
         self.true = self.cnf.new_var()
         self.cnf.add_clause([self.true])
 
@@ -257,11 +258,11 @@ class _Builder:
         else:
             pass_ = self.var()
         if pass_ == false:
-            return pass_, mine, theirs, capture, self.legal(mine, theirs, capture, both_ways=False)
+            return pass_, mine, theirs, capture, self.legal(mine, theirs, capture, both_ways=self.full_legal)
         mover = [self.ite(pass_, o, m) for m, o in zip(mine, theirs)]
         other = [self.ite(pass_, m, o) for m, o in zip(mine, theirs)]
         capture = self.captures(mover, other)
-        return pass_, mover, other, capture, self.legal(mover, other, capture, both_ways=False)
+        return pass_, mover, other, capture, self.legal(mover, other, capture, both_ways=self.full_legal)
 
     def build(self) -> ReachFormula:
         false = -self.true
@@ -279,13 +280,13 @@ class _Builder:
             options = sum(lit != false for lit in playable) + (stop != false)
             # A choice with a single option is a constant (the forced f5, or a forced move later).
             move = [false if lit == false else self.true if options == 1 else self.var() for lit in playable]
-            self.exactly_one([*move, stop])
-            for s in range(64):
-                self.clause(-move[s], legal[s])
+            self.choose(move, stop, legal)
             if stops:
                 self.clause(-stops[-1], stop)
+            if not self.strict:
+                self.clause(-stop, -pass_)  # a voluntary pass before a stop changes nothing: the final turn passes
             flips = self.reaches_and_flips(other, move, capture)
-            mine, theirs = self.transition(mover, other, move, flips, stop)
+            mine, theirs = self.transition(mine, theirs, mover, other, move, flips, stop)
             moves.append(move)
             passes.append(pass_)
             stops.append(stop)
@@ -360,25 +361,38 @@ class _Builder:
             self.clause(black_turn, mine[s] if white else -mine[s])
             self.clause(black_turn, theirs[s] if black else -theirs[s])
 
-    def transition(self, mine, theirs, move, flips, stop):
-        """The next board, from the side whose turn comes next: swapped after a move; unchanged after a stop."""
+    def choose(self, move: list[int], stop: int, legal: list[int]) -> None:
+        """One choice per ply: exactly one legal square, or stop."""
+        self.exactly_one([*move, stop])
+        for s in range(64):
+            self.require(-move[s], legal[s])
+
+    def require(self, *lits: int) -> None:
+        """A clause that constrains the game rather than defines a gate (the equivalence check collects them)."""
+        self.clause(*lits)
+
+    def transition(self, mine, theirs, mover, other, move, flips, stop):
+        """The next board, from the side whose turn comes next: after a move, the mover's and the other
+        side's discs swapped; after a stop, the board as the turn began (``mine``/``theirs``, before any
+        pass: the final turn passes again if it must)."""
         false = -self.true
         next_mine, next_theirs = [], []
         for s in range(64):
-            m, o, f, mv = mine[s], theirs[s], flips[s], move[s]
+            m, o, f, mv = mover[s], other[s], flips[s], move[s]
+            before_mine, before_theirs = mine[s], theirs[s]
             if stop == false:
                 # The next side to move owns the other side's unflipped discs; the other side now owns
                 # the mover's discs, the new disc and the flipped ones.
                 nm, no = self.and_([o, -f]), self.or_([m, mv, f])
-            elif m == o == mv == f == false:
+            elif before_mine == before_theirs == mv == f == false:
                 nm = no = false  # no disc can be here yet
             else:
                 nm, no = self.var(), self.var()
                 # stop: the board stays as it is.
-                self.clause(-stop, -m, nm)
-                self.clause(-stop, m, -nm)
-                self.clause(-stop, -o, no)
-                self.clause(-stop, o, -no)
+                self.clause(-stop, -before_mine, nm)
+                self.clause(-stop, before_mine, -nm)
+                self.clause(-stop, -before_theirs, no)
+                self.clause(-stop, before_theirs, -no)
                 # otherwise: as above.
                 self.clause(stop, -o, f, nm)
                 self.clause(stop, -nm, o)
@@ -388,9 +402,9 @@ class _Builder:
                 self.clause(stop, -f, no)
                 self.clause(stop, -no, m, mv, f)
             # Redundant: occupied squares stay occupied; no square holds two discs.
-            self.clause(-m, nm, no)
-            self.clause(-o, nm, no)
-            self.clause(-nm, -no)
+            self.require(-m, nm, no)
+            self.require(-o, nm, no)
+            self.require(-nm, -no)
             next_mine.append(nm)
             next_theirs.append(no)
         return next_mine, next_theirs

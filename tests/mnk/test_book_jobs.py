@@ -1,0 +1,83 @@
+"""Books built as jobs: killed with SIGKILL and resumed, on two workers or on Ray, the same book."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gameproof.errors import BadInput
+from gameproof.games.mnk import book
+from gameproof.games.mnk.state import MnkGame
+from gameproof.search.book import Book
+from gameproof.search.dfpn import Options
+from gameproof.search.jobs import Backend
+
+GAME = MnkGame(4, 4, 3, "misere")
+DEPTH = 3
+SMALL = Options(tt_mb=16)
+BUILD = [sys.executable, "-m", "gameproof", "mnk", "book", "build", "--rows", "4", "--cols", "4", "--k", "3", "--misere",
+         "--depth", str(DEPTH), "--tt-mb", "16", "--quiet"]
+
+
+def _contents(path: Path) -> dict[int, tuple]:
+    with Book(path) as opened:
+        return {entry.key: (entry.value, entry.moves, entry.plies, entry.method) for entry in opened.entries()}
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory) -> dict[int, tuple]:
+    path = tmp_path_factory.mktemp("book") / "whole.db"
+    report = book.build(GAME, DEPTH, path, options=SMALL)
+    assert report.solved == 219 and report.entries == 256
+    return _contents(path)
+
+
+def _entries(path: Path) -> int:
+    if not path.exists():
+        return 0
+    try:
+        with Book(path) as opened:
+            return len(opened)
+    except BadInput:
+        return 0  # not created yet
+
+
+def test_a_build_killed_by_sigkill_resumes_to_the_same_book(tmp_path, uninterrupted):
+    path = tmp_path / "book.db"
+    driver = subprocess.Popen([*BUILD, "--db", str(path), "--workers", "2"], start_new_session=True)
+    deadline = time.monotonic() + 120
+    while _entries(path) < 60 and driver.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert driver.poll() is None, "the build finished before it could be killed"
+    os.killpg(driver.pid, signal.SIGKILL)  # the driver and its workers, mid-way
+    driver.wait()
+    kept = _entries(path)
+    assert 60 <= kept < len(uninterrupted)
+    resumed = subprocess.run([*BUILD, "--db", str(path), "--workers", "2", "--json"], capture_output=True, text=True,
+                             check=True)
+    summary = json.loads(resumed.stdout)
+    assert summary["already_there"] == kept and summary["solved"] == 219 - kept  # no finished leaf solved again
+    assert _contents(path) == uninterrupted
+
+
+def test_ray_builds_the_same_book(tmp_path, uninterrupted, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(sys.path))
+    path = tmp_path / "book.db"
+    book.build(GAME, DEPTH, path, options=SMALL, workers=2, backend=Backend.RAY)
+    assert _contents(path) == uninterrupted
+
+
+def test_a_book_of_values_keeps_the_same_values(tmp_path, uninterrupted):
+    path = tmp_path / "book.db"
+    book.build(GAME, DEPTH, path, options=SMALL, values_only=True)
+    values = _contents(path)
+    assert {key: entry[0] for key, entry in values.items()} == {key: entry[0] for key, entry in uninterrupted.items()}
+    leaves = [entry for entry in values.values() if entry[2] == DEPTH and entry[3] == "df-pn"]
+    assert leaves and all(entry[1] == {} for entry in leaves)
+    with pytest.raises(BadInput, match="resume it the same way"):
+        book.build(GAME, DEPTH, path, options=SMALL)

@@ -1,0 +1,25 @@
+"""Tasks for the job tests: importable by spawned workers (their folder is put on sys.path)."""
+
+import os
+from pathlib import Path
+
+
+def square(n: int) -> int:
+    return n * n
+
+
+def square_or_die_once(n: int, marks: str) -> int:
+    """Kill the worker the first time job `n` runs (a mark file remembers it), then answer."""
+    mark = Path(marks) / f"{n}.died"
+    if n % 3 == 0 and not mark.exists():
+        mark.write_text("")
+        os._exit(9)
+    return n * n
+
+
+def always_die(n: int) -> int:
+    os._exit(9)
+
+
+def refuse(n: int) -> int:
+    raise ValueError(f"no square for {n}")

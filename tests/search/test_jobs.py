@@ -1,0 +1,84 @@
+"""The job runner: results journalled, resumed, retried after crashes, the same on every backend."""
+
+import os
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import job_tasks  # noqa: E402
+
+from gameproof.errors import BadInput  # noqa: E402
+from gameproof.search.jobs import Job, JobFailed, SqliteJournal, run_jobs, task_name  # noqa: E402
+
+
+def _jobs(count: int, **extra) -> list[Job]:
+    return [Job(f"n{n}", {"n": n, **extra}) for n in range(count)]
+
+
+def test_results_are_journalled_and_a_second_run_does_nothing(tmp_path):
+    seen = []
+    with SqliteJournal(tmp_path / "j.db", task_name(job_tasks.square)) as journal:
+        assert run_jobs(job_tasks.square, _jobs(5), journal, progress=lambda d, t, s: seen.append((d, t))) == 5
+        assert journal.results() == {f"n{n}": n * n for n in range(5)}
+        assert seen[0] == (0, 5) and seen[-1] == (5, 5)
+        assert run_jobs(job_tasks.square, _jobs(7), journal) == 2
+        assert len(journal.results()) == 7
+
+
+def test_two_workers_give_the_same_results(tmp_path):
+    with SqliteJournal(tmp_path / "j.db", task_name(job_tasks.square)) as journal:
+        run_jobs(job_tasks.square, _jobs(12), journal, workers=2)
+        assert journal.results() == {f"n{n}": n * n for n in range(12)}
+
+
+def test_a_worker_that_dies_is_replaced_and_its_job_runs_again(tmp_path):
+    with SqliteJournal(tmp_path / "j.db", task_name(job_tasks.square_or_die_once)) as journal:
+        run_jobs(job_tasks.square_or_die_once, _jobs(7, marks=str(tmp_path)), journal, workers=2, retries=3)
+        assert journal.results() == {f"n{n}": n * n for n in range(7)}
+
+
+def test_a_job_that_always_kills_its_worker_fails_the_run_by_name(tmp_path):
+    with SqliteJournal(tmp_path / "j.db", task_name(job_tasks.always_die)) as journal:
+        with pytest.raises(JobFailed, match="n0"):
+            run_jobs(job_tasks.always_die, _jobs(1), journal, workers=2, retries=1)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_task_that_raises_names_its_job(tmp_path, workers):
+    with SqliteJournal(tmp_path / "j.db", task_name(job_tasks.refuse)) as journal:
+        with pytest.raises(JobFailed, match="job n1 failed: ValueError: no square for 1"):
+            run_jobs(job_tasks.refuse, [Job("n1", {"n": 1})], journal, workers=workers)
+
+
+def test_other_files_are_refused_and_left_unchanged(tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_text("not a journal\n" * 10)
+    other = tmp_path / "other.db"
+    with SqliteJournal(other, task_name(job_tasks.refuse)):
+        pass
+    plain = tmp_path / "plain.db"
+    sqlite3.connect(plain).execute("CREATE TABLE t (x)").connection.close()
+    truncated = tmp_path / "truncated.db"
+    with SqliteJournal(truncated, task_name(job_tasks.square)) as journal:
+        run_jobs(job_tasks.square, _jobs(50), journal)
+    truncated.write_bytes(truncated.read_bytes()[:3000])
+    for path, message in ((text, "not a gameproof journal"), (other, "journal of"), (plain, "not a gameproof journal"),
+                          (truncated, "journal|damaged"), (tmp_path, "not a file")):
+        before = path.read_bytes() if path.is_file() else None
+        with pytest.raises(BadInput, match=message):
+            SqliteJournal(path, task_name(job_tasks.square))
+        assert (path.read_bytes() if path.is_file() else None) == before
+
+
+def test_ray_gives_the_same_results_and_retries_a_dead_worker(tmp_path, monkeypatch):
+    from gameproof.search.jobs import Backend
+
+    # Ray's workers import the task's module afresh: let them find it (and gameproof, as this process does).
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(Path(job_tasks.__file__).parent), *sys.path]))
+    with SqliteJournal(tmp_path / "j.db", task_name(job_tasks.square_or_die_once)) as journal:
+        run_jobs(job_tasks.square_or_die_once, _jobs(7, marks=str(tmp_path)), journal, backend=Backend.RAY,
+                 workers=2, retries=3)
+        assert journal.results() == {f"n{n}": n * n for n in range(7)}
