@@ -18,7 +18,7 @@ demo: $(VENV)/.installed
 	$(BIN)/gameproof demo
 
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest
 
 bench: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'

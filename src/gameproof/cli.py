@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from gameproof import __version__
 from gameproof.commands import check, demo, games, mnk, othello, reach, render, sudoku, tui
+from gameproof.commands._output import exit_codes
 from gameproof.errors import BadInput
 
 COMMAND_MODULES = (games, othello, mnk, demo, check, sudoku, render, tui, reach)
@@ -35,12 +37,28 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _CommandParser(
         prog="gameproof",
         description="Answer hard questions about games and puzzles: rules in Python, reasoning by SAT and search.",
+        epilog=exit_codes("success (verified, sat, reachable)", "a finding (counterexample, unsat, unreachable)",
+                          unknown=True) + " Every command's --help says which it uses.",
     )
-    parser.add_argument("--version", action="version", version=f"gameproof {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"gameproof {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     for module in COMMAND_MODULES:
         module.register(commands)
+    _complete_help(parser)
     return parser
+
+
+def _complete_help(parser: argparse.ArgumentParser) -> None:
+    """Give every subcommand a description (its one-line help, where it has none) and every command that
+    runs something an epilog with its exit codes (:func:`exit_codes` where it declares none of its own)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                sub = action.choices[choice.dest]
+                sub.description = sub.description or f"{choice.help[0].upper()}{choice.help[1:]}."
+                _complete_help(sub)
+    if not _subcommands(parser) and parser.epilog is None:
+        parser.epilog = exit_codes()
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -72,8 +90,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("gameproof: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader stopped early (`| head -1`): not an error, and nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the final flush must not fail again
         return 0
+    except OSError as error:  # a path given that the system refuses (a name too long, no permission, a full disk)
+        where = f"{str(error.filename)[:80]}: " if error.filename else ""
+        print(f"gameproof: error: {where}{error.strerror or error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

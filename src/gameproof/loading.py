@@ -31,7 +31,7 @@ def import_file(path: str | Path) -> ModuleType:
     except BadInput:
         del sys.modules[module_name]
         raise
-    except Exception as error:
+    except (Exception, SystemExit) as error:  # a file that calls sys.exit() while imported is broken too
         del sys.modules[module_name]
         raise BadInput(f"cannot import {path}: {type(error).__name__}: {error}") from None
     return module

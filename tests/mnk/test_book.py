@@ -35,7 +35,7 @@ def test_build_query_verify(tmp_path):
 
 def test_a_killed_build_resumes(tmp_path):
     path = tmp_path / "book.db"
-    with Book(path) as partial:
+    with Book(path, writable=True) as partial:
         partial.set_meta(game=GAME.name, depth="2", format=book.FORMAT)
     first = book.build(GAME, 2, path, options=SMALL)
     with sqlite3.connect(path) as db:  # forget half the leaves, as if the build had been killed
@@ -75,7 +75,7 @@ def test_book_settings_must_match(tmp_path):
 
 def test_books_with_keys_of_an_older_format_are_refused(tmp_path):
     path = tmp_path / "old.db"
-    with Book(path) as old:  # as books were before the keys took in the side to move
+    with Book(path, writable=True) as old:  # as books were before the keys took in the side to move
         old.set_meta(game=GAME.name, depth="1")
     for opening in (lambda: book.open_book(path), lambda: book.build(GAME, 1, path, options=SMALL)):
         with pytest.raises(BadInput, match="book format 1"):

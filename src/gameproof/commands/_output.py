@@ -1,12 +1,83 @@
-"""Shared output helpers for subcommands: JSON for scripts, rich text for people."""
+"""Shared output helpers for subcommands: JSON for scripts, rich text for people, output paths checked early.
+
+Rich is imported only when something is printed, so that `gameproof --help` starts fast."""
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
+import os
 import sys
-from typing import Any
+import textwrap
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
+from gameproof.errors import BadInput
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, ProgressColumn
+
+#: The file name that means standard output, where an option allows it.
+STDOUT = "-"
+
+
+def exit_codes(ok: str = "done", finding: str | None = None, unknown: bool = False,
+               bad_input: str = "bad input (one line on stderr, never a traceback)") -> str:
+    """A command's help epilog: what its exit codes mean, in the README's scheme (0 ok, 1 a finding, 2 bad
+    input, 3 unknown; 130 interrupted)."""
+    codes = [f"0 {ok}", *([f"1 {finding}"] if finding else []), f"2 {bad_input}",
+             *(["3 unknown (a time limit ran out)"] if unknown else []), "130 interrupted (Ctrl-C)"]
+    return textwrap.fill("exit codes: " + "; ".join(codes) + ".", 79)
+
+
+def time_limit(text: str) -> float:
+    """An argparse type for a time limit: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r} "
+                                         "(leave the option out for no limit)")
+    return value
+
+
+def output_file(text: str) -> str:
+    """An argparse type for an output path: refused (one line, exit 2) unless a file can be written there,
+    so that a long solve never ends in a path it cannot write."""
+    target = Path(text)
+    try:
+        if not text:
+            problem = "no file name"
+        elif target.is_dir():
+            problem = "it is a folder"
+        elif not target.parent.is_dir():
+            problem = f"no folder {target.parent}"
+        elif not os.access(target.parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+            problem = "permission denied"
+        else:
+            return text
+    except OSError as error:
+        problem = error.strerror
+    raise argparse.ArgumentTypeError(f"cannot write {text!r}: {problem}")
+
+
+def output_file_or_stdout(text: str) -> str:
+    """:func:`output_file`, or ``-`` for standard output."""
+    return text if text == STDOUT else output_file(text)
+
+
+def write_output(path: str, text: str) -> None:
+    """Write ``text`` to the file at ``path``, or to standard output for ``-``."""
+    if path == STDOUT:
+        sys.stdout.write(text)
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise BadInput(f"cannot write {path}: {error.strerror}") from None
 
 
 def print_json(payload: dict[str, Any]) -> None:
@@ -16,13 +87,35 @@ def print_json(payload: dict[str, Any]) -> None:
 
 
 def console() -> Console:
-    """A console for human-readable output on stdout."""
-    return Console(highlight=False)
+    """A console for human-readable output on stdout; lines are not wrapped when it is not a terminal
+    (piped text keeps a long command or record on one line)."""
+    from rich.console import Console
+
+    out = Console(highlight=False)
+    out.soft_wrap = not out.is_terminal
+    out.on_broken_pipe = _broken_pipe  # type: ignore[method-assign]
+    return out
+
+
+def _broken_pipe() -> None:
+    """Rich exits with code 1 when the reader goes away (`gameproof … | head -1`); the CLI ends quietly instead."""
+    raise BrokenPipeError
 
 
 def progress_console() -> Console:
     """A console on stderr, for progress that must not mix with machine-readable stdout."""
+    from rich.console import Console
+
     return Console(stderr=True, highlight=False)
+
+
+def progress_bar(*columns: str | ProgressColumn, quiet: bool) -> Progress:
+    """A progress display on stderr that vanishes when done; off when ``quiet`` or when stderr is not a
+    terminal (a log file gets no stray lines)."""
+    from rich.progress import Progress
+
+    shown = progress_console()
+    return Progress(*columns, console=shown, transient=True, disable=quiet or not shown.is_terminal)
 
 
 def formula_size(result: Any) -> str:

@@ -15,6 +15,11 @@ if TYPE_CHECKING:
     from gameproof.search.dfpn import Options
 
 
+#: Bounds on the search switches: the search keeps them in 64-bit integers (ε in thousandths), and a fresh
+#: node's numbers (1 + W × up to 64 threats) must stay below the proof numbers' infinity (2**28 - 1).
+MOST_EPSILON, MOST_HEURISTIC, MOST_BRUTE_FORCE = 1000.0, 1_000_000, 64
+
+
 def search_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tt-mb", type=float, default=128.0, help="transposition table memory in MiB (default 128)")
     parser.add_argument("--no-wpns", action="store_true", help="plain proof numbers instead of weak proof numbers")
@@ -28,10 +33,12 @@ def search_arguments(parser: argparse.ArgumentParser) -> None:
 def options_from_args(args: argparse.Namespace) -> Options:
     from gameproof.search.dfpn import Options
 
-    if not (math.isfinite(args.tt_mb) and math.isfinite(args.epsilon)):
-        raise BadInput("--tt-mb and --epsilon must be finite numbers")
-    if args.tt_mb <= 0 or args.epsilon < 0 or args.brute_force < 0 or args.heuristic < 0:
-        raise BadInput("--tt-mb must be positive; --epsilon, --heuristic and --brute-force must not be negative")
+    if not (math.isfinite(args.tt_mb) and args.tt_mb > 0):
+        raise BadInput(f"--tt-mb must be a positive number of MiB, got {args.tt_mb}")
+    for option, value, most in (("--epsilon", args.epsilon, MOST_EPSILON), ("--heuristic", args.heuristic, MOST_HEURISTIC),
+                                ("--brute-force", args.brute_force, MOST_BRUTE_FORCE)):
+        if not 0 <= value <= most:  # also refuses nan
+            raise BadInput(f"{option} must be between 0 and {most}, got {value}")
     return Options(wpns=not args.no_wpns, epsilon=args.epsilon, heuristic=args.heuristic,
                    brute_force=args.brute_force, tt_mb=args.tt_mb)
 
@@ -42,13 +49,12 @@ def search_progress(quiet: bool) -> Iterator[Callable[[int, int, int], None] | N
     if quiet:
         yield None
         return
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from gameproof.commands._output import progress_console
+    from gameproof.commands._output import progress_bar
 
     start = time.perf_counter()
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  console=progress_console(), transient=True) as bar:
+    with progress_bar(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), quiet=quiet) as bar:
         task = bar.add_task("df-pn starting", total=None)
 
         def update(nodes: int, entries: int, capacity: int) -> None:

@@ -1,8 +1,4 @@
-"""`gameproof check FILE.py::FUNCTION`: prove a harness's verify() properties or find counterexamples.
-
-Exit codes: 0 verified, 1 counterexample or cover() witness (or vacuous assumptions), 2 bad input
-(including a harness that fails or whose witness does not replay), 3 unknown (time limit).
-"""
+"""`gameproof check FILE.py::FUNCTION`: prove a harness's verify() properties or find counterexamples."""
 
 from __future__ import annotations
 
@@ -10,24 +6,29 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from gameproof.commands._output import exit_codes, output_file, time_limit
+
 if TYPE_CHECKING:
     from gameproof.logic.harness import Report
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    from gameproof.logic.solvers import DEFAULT_SOLVER
-
     parser = commands.add_parser(
         "check", help="verify a harness with a SAT solver (Kani-style)", description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=exit_codes("verified", "a counterexample, a cover() witness, or assumptions that never hold",
+                          unknown=True, bad_input="bad input, or a harness that fails or whose witness does not "
+                          "replay (one line on stderr)"),
     )
     parser.add_argument("target", metavar="FILE.py::FUNCTION", help="the harness function to check")
-    parser.add_argument("--solver", default=DEFAULT_SOLVER,
-                        help=f"SAT backend: a PySAT name or alias, or ext:BINARY (default {DEFAULT_SOLVER})")
-    parser.add_argument("--timeout", type=float, metavar="S", help="give up after S seconds (status unknown)")
-    parser.add_argument("--dimacs", metavar="OUT.cnf", help="write the CNF (satisfiable iff something is found)")
-    parser.add_argument("--proof", metavar="OUT.drat", help="write a DRAT proof when nothing is found")
-    parser.add_argument("--playback", metavar="TEST.py", help="write a pytest file that replays the witness")
+    parser.add_argument("--solver", help="SAT backend: a PySAT name or alias, or ext:BINARY (default cadical195)")
+    parser.add_argument("--timeout", type=time_limit, metavar="S",
+                        help="give up after S seconds, tracing included (status unknown)")
+    parser.add_argument("--dimacs", metavar="OUT.cnf", type=output_file,
+                        help="write the CNF (satisfiable iff something is found)")
+    parser.add_argument("--proof", metavar="OUT.drat", type=output_file, help="write a DRAT proof when nothing is found")
+    parser.add_argument("--playback", metavar="TEST.py", type=output_file,
+                        help="write a pytest file that replays the witness")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.set_defaults(handler=run)
 
@@ -36,11 +37,9 @@ def run(args: argparse.Namespace) -> int:
     from gameproof.errors import BadInput
     from gameproof.logic.harness import EXIT_CODES, Outcome, check, load_harness
     from gameproof.logic.playback import write_playback
-    from gameproof.logic.solvers import open_solver, resolve
+    from gameproof.logic.solvers import DEFAULT_SOLVER, open_solver, resolve
 
-    if args.timeout is not None and args.timeout <= 0:
-        raise BadInput("--timeout must be positive")
-    solver = resolve(args.solver)
+    solver = resolve(args.solver or DEFAULT_SOLVER)
     if args.proof:
         open_solver(solver, proof=True).close()  # fail now if this backend cannot log proofs
     harness = load_harness(args.target)
@@ -78,7 +77,8 @@ def _print_report(report: "Report", solver: str, playback: str | None) -> None:
         out.print(f"  {name} = {value} ({value:#x})")
     for prop in report.properties:
         out.print(f"  {prop.outcome.label:<14} {prop.kind} {prop.message!r}")
-    out.print(f"[dim]{report.gates} gates, {report.variables} variables, {report.clauses} clauses; "
-              f"encoded in {report.encode_seconds:.3f} s, solved by {solver} in {report.solve_seconds:.3f} s[/]")
+    if report.variables:
+        out.print(f"[dim]{report.gates} gates, {report.variables} variables, {report.clauses} clauses; "
+                  f"encoded in {report.encode_seconds:.3f} s, solved by {solver} in {report.solve_seconds:.3f} s[/]")
     if playback:
         out.print(f"playback test written to {playback}")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import time
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from gameproof.commands._output import console
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 RECORD_33 = "f5f6e6f4g7c6g3e7d6f3e3d3b7d7c2g2g1c3b2b3b4f7g5c4c7c8e2"
 STUDY_SUDOKU = "000300090040000002100080500008009007020000030400700100003050006500000080090001000"
@@ -49,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _othello_perft(out: Console) -> None:
+    from rich.table import Table
+
     from gameproof.games.othello.perft import perft
     from gameproof.games.othello.position import Position
 

@@ -37,7 +37,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                                 "numba kernel derived from the game's rules. A pass is a ply; games that end sooner "
                                 "are not counted (--count-finished counts each as one path).")
     perft.add_argument("game", metavar="GAME", help=GAME_HELP)
-    perft.add_argument("depth", type=int, metavar="DEPTH")
+    perft.add_argument("depth", type=int, metavar="DEPTH", help="plies to count (a pass is a ply)")
     perft.add_argument("--moves", default="", help="moves played first")
     perft.add_argument("--count-finished", action="store_true", help="a game that ends before DEPTH counts as one path")
     perft.add_argument("--json", action="store_true", help="one JSON document on stdout")
@@ -107,9 +107,10 @@ def solve_and_report(state, args: argparse.Namespace) -> int:
 def run_perft(args: argparse.Namespace) -> int:
     from gameproof.search.perft import fast_perft
 
-    if args.depth < 0:
-        raise BadInput("perft depth must be >= 0")
     state = _state(args)
+    if not 0 <= args.depth <= state.game.max_plies:
+        raise BadInput(f"perft depth must be between 0 and {state.game.max_plies} (the longest game of "
+                       f"{state.game.name}), got {args.depth}")
     fast_perft(state, 1)  # compile (or load) the kernel before timing
     started = time.perf_counter()
     paths = fast_perft(state, args.depth, count_finished=args.count_finished)

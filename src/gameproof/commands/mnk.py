@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from gameproof.commands._output import exit_codes, output_file
 from gameproof.commands._search import options_from_args, print_values, search_arguments
 from gameproof.errors import BadInput
 
@@ -29,10 +30,14 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     book = sub.add_parser("book", help="opening books in SQLite: build, query, dump", description="Opening books: every symmetry-distinct position D plies deep solved, shallower ones backed up.")
     book_sub = book.add_subparsers(dest="book_command", required=True, metavar="COMMAND")
-    build = book_sub.add_parser("build", help="solve all positions D plies deep (resumes a partial file)")
+    build = book_sub.add_parser("build", help="solve all positions D plies deep (resumes a partial file)",
+                                description="Solve every symmetry-distinct position --depth plies deep by df-pn "
+                                "(as jobs: in --workers processes, or on Ray), then back the values up to the start. "
+                                "Each answer is committed at once, so a killed build resumes where it stopped.")
     _game_arguments(build)
-    build.add_argument("--db", required=True, help="SQLite book file")
-    build.add_argument("--depth", type=int, required=True, help="plies of the book's leaves")
+    build.add_argument("--db", required=True, type=output_file, help="SQLite book file (a new one, or one to resume)")
+    build.add_argument("--depth", type=int, required=True, metavar="D",
+                       help="plies of the book's leaves (at most the board's squares)")
     build.add_argument("--workers", type=int, default=1,
                        help="worker processes (default 1: in this process); with Ray, CPUs of the local cluster")
     build.add_argument("--values-only", action="store_true",
@@ -43,19 +48,25 @@ def register(commands: argparse._SubParsersAction) -> None:
     build.add_argument("--address", help="the Ray cluster to join (default: start one on this machine)")
     search_arguments(build)
     build.set_defaults(handler=run_book_build)
-    query = book_sub.add_parser("query", help="value and move values of a position, from the book (df-pn beyond it)")
+    query = book_sub.add_parser("query", help="value and move values of a position, from the book (df-pn beyond it)",
+                                description="The value of a position and of each of its moves, read from the book "
+                                "(any symmetric position's entry serves); positions beyond the book are solved "
+                                "by df-pn. The book is only read.")
     query.add_argument("--db", required=True, help="SQLite book file")
     query.add_argument("--moves", default="", help='moves played so far, e.g. "b2 a1"')
     query.add_argument("--json", action="store_true", help="one JSON document on stdout")
     query.set_defaults(handler=run_book_query)
-    dump = book_sub.add_parser("dump", help="every entry of the book")
+    dump = book_sub.add_parser("dump", help="every entry of the book",
+                               description="Every entry of the book, shallowest first: record, value, how it was "
+                               "proven, and each move's value. The book is only read.")
     dump.add_argument("--db", required=True, help="SQLite book file")
     dump.add_argument("--json", action="store_true", help="one JSON document on stdout")
     dump.set_defaults(handler=run_book_dump)
 
     verify = sub.add_parser("verify", help="re-check a book, or df-pn against plain minimax on one position",
                             description="With --db: re-check every book entry (interior entries against their children, leaves by plain minimax). "
-                                        "With a game: compare df-pn with plain minimax on the position. Exit 1 on any disagreement.")
+                                        "With a game: compare df-pn with plain minimax on the position.",
+                            epilog=exit_codes("verified", "a disagreement"))
     verify.add_argument("--db", help="SQLite book file to re-check")
     _game_arguments(verify, required=False)
     verify.add_argument("--moves", default="", help="moves played so far (without --db)")
@@ -119,12 +130,11 @@ def book_progress(quiet: bool) -> Iterator[Callable[[int, int, float], None] | N
     if quiet:
         yield None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    from gameproof.commands._output import progress_console
+    from gameproof.commands._output import progress_bar
 
-    with Progress(BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                  console=progress_console(), transient=True) as bar:
+    with progress_bar(BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), quiet=quiet) as bar:
         task = bar.add_task("book", total=None)
 
         def update(done: int, total: int, elapsed: float) -> None:

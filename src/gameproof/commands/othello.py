@@ -8,7 +8,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from gameproof.commands._output import console, formula_size, print_json, print_proof, progress_console
+from gameproof.commands._output import (
+    STDOUT, console, exit_codes, formula_size, output_file, output_file_or_stdout, print_json, print_proof, progress_bar,
+    progress_console, time_limit, write_output,
+)
 from gameproof.errors import BadInput
 
 
@@ -21,7 +24,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="count move paths from the start position",
         description="Count move paths of DEPTH plies from the start (numba kernel, bulk counting at the last ply).",
     )
-    perft.add_argument("depth", type=int, metavar="DEPTH")
+    perft.add_argument("depth", type=int, metavar="DEPTH", help="plies to count, 0 to 60 (perft 11: 212,258,216 paths)")
     perft.add_argument(
         "--convention",
         choices=("edax", "bik", "nopass"),
@@ -32,6 +35,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     perft.add_argument("--divide", action="store_true", help="also print the count below each first move")
     perft.add_argument("--threads", type=int, default=1, help="count subtrees in parallel (default 1)")
     perft.add_argument("--json", action="store_true", help="print one JSON object")
+    perft.add_argument("--quiet", action="store_true", help="no progress bar (shown from depth 11 on a terminal)")
     perft.set_defaults(handler=run_perft)
 
     show = sub.add_parser(
@@ -42,7 +46,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     show.add_argument("record", nargs="?", metavar="RECORD", help="move record such as f5d6c3 (passes optional)")
     _add_position_arguments(show)
-    show.add_argument("--svg", metavar="FILE", help="also write an SVG drawing of the position")
+    show.add_argument("--svg", metavar="FILE", type=output_file_or_stdout,
+                      help="also write an SVG drawing of the position (--svg - prints only the drawing, on stdout)")
     show.add_argument("--json", action="store_true", help="print one JSON object")
     show.set_defaults(handler=run_show)
 
@@ -50,11 +55,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         "reach",
         help="is a position with at least N legal moves reachable? (SAT)",
         description="Ask a SAT solver whether a position with at least N legal moves is reachable from the "
-        "start within P moves (passes in between are free in the direct encoding). A witness is replayed on the concrete engine before it is printed. "
-        "Exit 0 sat, 1 unsat, 3 unknown (time limit).",
+        "start within P moves (passes in between are free in the direct encoding). A witness is replayed on the concrete engine before it is printed.",
+        epilog=exit_codes("sat: a position found, replayed on the engine", "unsat: none within the bound", unknown=True),
     )
     goal = reach.add_mutually_exclusive_group(required=True)
-    goal.add_argument("--legal-moves", type=int, metavar="N", help="a position with at least N legal moves")
+    goal.add_argument("--legal-moves", type=int, metavar="N",
+                      help="a position where the side to move has at least N legal moves (33 is the most "
+                      "reachable; 34 is refuted)")
     goal.add_argument("--flips", type=int, metavar="N",
                       help="a position where some legal move flips at least N discs (direct encoding, strict rules; "
                       "default bound 59 moves: every position with an empty square)")
@@ -66,7 +73,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     reach.add_argument("--encoding", choices=("direct", "generic"), default="direct",
                        help="direct: per-square formulas built for the solver; generic: the engine's own "
                        "rule functions traced into a circuit")
-    reach.add_argument("--dimacs", metavar="OUT.cnf", help="also write the formula in DIMACS")
+    reach.add_argument("--dimacs", metavar="OUT.cnf", type=output_file, help="also write the formula in DIMACS")
     _add_solver_arguments(reach)
     reach.set_defaults(handler=run_reach)
 
@@ -74,12 +81,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         "reachable",
         help="is this exact position reachable from the start? (SAT)",
         description="Prove an exact position reachable (with a record that replays to it) or unreachable "
-        "(necessary conditions, then a SAT refutation over every game with the right number of moves). "
-        "Exit 0 reachable, 1 unreachable, 3 unknown.",
+        "(necessary conditions, then a SAT refutation over every game with the right number of moves).",
+        epilog=exit_codes("reachable: a record replays to it", "unreachable", unknown=True),
     )
     _add_position_arguments(reachable)
     _add_solver_arguments(reachable)
-    reachable.set_defaults(handler=run_reachable, record=None)
+    reachable.set_defaults(handler=run_reachable)
 
     equivalence = sub.add_parser(
         "equivalence",
@@ -87,8 +94,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Build one-ply miters between the direct encoding used by `othello reach` and the rules "
         "(rules.legal_moves, flips, after_move traced into a circuit) over every board, every move choice and "
         "every pass, and refute them: sound (every step the encoding allows is a rules step, with the same "
-        "flips and next board) and complete (every rules step is allowed). Exit 0 when every miter is "
-        "refuted, 1 when a board where they differ is found.",
+        "flips and next board) and complete (every rules step is allowed).",
+        epilog=exit_codes("every miter refuted: the encoding equals the rules", "a board where they differ"),
     )
     equivalence.add_argument("--rules", choices=("strict", "relaxed", "both"), default="both",
                              help="the rule set(s) to check (default both)")
@@ -124,25 +131,17 @@ def register(commands: argparse._SubParsersAction) -> None:
     cubes.set_defaults(handler=run_cubes)
 
 
-def _positive_seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if seconds <= 0:
-        raise argparse.ArgumentTypeError("must be positive")
-    return seconds
-
 
 def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--solver", default=None,
                         help="a PySAT backend, ext:BINARY or race:A,B (default race:kissat404,cadical195, both "
                         "at once on two cores; cadical195 with --proof, since neither a race nor PySAT's "
                         "Kissat writes a DRAT proof)")
-    parser.add_argument("--timeout", type=_positive_seconds, metavar="S", help="give up after S seconds of solving")
-    parser.add_argument("--proof", metavar="OUT.drat",
+    parser.add_argument("--timeout", type=time_limit, metavar="S", help="give up after S seconds of solving")
+    parser.add_argument("--proof", metavar="OUT.drat", type=output_file,
                         help="write a DRAT proof of a refutation (checked when drat-trim is installed)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quiet", action="store_true", help="no progress display")
 
 
 def _add_position_arguments(parser: argparse.ArgumentParser) -> None:
@@ -150,7 +149,9 @@ def _add_position_arguments(parser: argparse.ArgumentParser) -> None:
                         "(write --board=... when it starts with -)")
     parser.add_argument("--player", metavar="HEX", help="bitboard of the side to move, in hex")
     parser.add_argument("--opponent", metavar="HEX", help="bitboard of the other side, in hex")
-    parser.add_argument("--to-move", default=None, help="black or white (default black)")
+    parser.add_argument("--to-move", default=None, metavar="COLOUR",
+                        help="who moves in the position given by --board or --player/--opponent: black or white "
+                        "(default black; --player is the side to move)")
 
 
 def run_perft(args: argparse.Namespace) -> int:
@@ -165,8 +166,8 @@ def run_perft(args: argparse.Namespace) -> int:
     perft(start.player, start.opponent, 6, threads=args.threads)  # load the compiled kernels before timing
     began = time.perf_counter()
     divide = None
-    if args.divide or (args.depth >= 11 and not args.json and sys.stderr.isatty()):
-        divide = _divide_with_progress(start, args.depth, args.convention, args.threads, quiet=args.json)
+    if args.divide or (args.depth >= 11 and not (args.json or args.quiet) and sys.stderr.isatty()):
+        divide = _divide_with_progress(start, args.depth, args.convention, args.threads, quiet=args.json or args.quiet)
         nodes = sum(divide.values())
     else:
         nodes = perft(start.player, start.opponent, args.depth, args.convention, args.threads)
@@ -194,12 +195,12 @@ def run_perft(args: argparse.Namespace) -> int:
 
 
 def _divide_with_progress(start, depth: int, convention: str, threads: int, quiet: bool) -> dict[str, int]:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from gameproof.games.othello.perft import perft_divide
 
     columns = (TextColumn("perft {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=progress_console(), transient=True, disable=quiet) as progress:
+    with progress_bar(*columns, quiet=quiet) as progress:
         task = progress.add_task(str(depth), total=len(start.legal_moves()))
         return perft_divide(start, depth, convention, lambda move, count: progress.advance(task), threads)
 
@@ -208,13 +209,15 @@ def _position_from_args(args: argparse.Namespace):
     from gameproof.games.othello.notation import parse_hex_bitboard
     from gameproof.games.othello.position import Position
 
-    given = [args.record is not None, args.board is not None, args.player is not None or args.opponent is not None]
+    record = vars(args).get("record")  # `reachable` takes no record
+    given = [record is not None, args.board is not None, args.player is not None or args.opponent is not None]
     if sum(given) != 1:
-        raise BadInput("give exactly one of RECORD, --board, or --player with --opponent")
-    if args.record is not None:
+        ways = "RECORD, --board," if "record" in vars(args) else "--board"
+        raise BadInput(f"give one position: {ways} or --player with --opponent")
+    if record is not None:
         if args.to_move is not None:
             raise BadInput("--to-move goes with --board or --player/--opponent, not with a record")
-        return Position.from_record(args.record)
+        return Position.from_record(record)
     if args.board is not None:
         return Position(args.board, args.to_move or "black")
     if args.player is None or args.opponent is None:
@@ -244,15 +247,15 @@ def position_summary(position) -> dict:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    if args.svg == STDOUT and args.json:
+        raise BadInput("--svg - and --json would both print on stdout; write the drawing to a file")
     position = _position_from_args(args)
     if args.svg:
         from gameproof.games.othello.svg import position_svg
 
-        try:
-            with open(args.svg, "w", encoding="utf-8") as handle:
-                handle.write(position_svg(position))
-        except OSError as error:
-            raise BadInput(f"cannot write {args.svg}: {error.strerror}") from None
+        write_output(args.svg, position_svg(position))
+        if args.svg == STDOUT:
+            return 0
     if args.json:
         print_json(position_summary(position))
     else:
@@ -268,7 +271,11 @@ def run_reach(args: argparse.Namespace) -> int:
 
     if args.flips is not None:
         return _run_flips(args)
-    with _solving_status(f">= {args.legal_moves} legal moves ({args.rules} rules)", args.json) as progress:
+    if args.proof and args.plies is None:
+        print("gameproof: note: with --proof the complete formula is solved at once, without the quick stage "
+              "or the race, to refute it; finding a witness can take far longer (leave out --proof for that)",
+              file=sys.stderr)
+    with _solving_status(f">= {args.legal_moves} legal moves ({args.rules} rules)", args.json or args.quiet) as progress:
         result = solve_reach(
             args.legal_moves, args.plies, args.rules, args.encoding, args.solver, args.timeout, args.dimacs,
             args.proof, progress,
@@ -297,7 +304,7 @@ def _run_flips(args: argparse.Namespace) -> int:
 
     if args.encoding != "direct" or args.rules != "strict" or args.dimacs:
         raise BadInput("--flips takes the direct encoding and strict rules, without --dimacs")
-    with _solving_status(f"a move flipping >= {args.flips} discs", args.json) as progress:
+    with _solving_status(f"a move flipping >= {args.flips} discs", args.json or args.quiet) as progress:
         result = solve_flips(args.flips, args.plies, args.solver, args.timeout, args.proof, progress)
     if args.json:
         print_json(result.to_json())
@@ -319,7 +326,7 @@ def _run_flips(args: argparse.Namespace) -> int:
 
 @contextmanager
 def _solving_status(what: str, quiet: bool) -> Iterator[Callable[[float, int], None] | None]:
-    """A spinner on stderr showing elapsed time and conflicts while a SAT solver runs (none with --json)."""
+    """A spinner on stderr showing elapsed time and conflicts while a SAT solver runs (none when quiet)."""
     if quiet:
         yield None
         return
@@ -335,7 +342,7 @@ def run_reachable(args: argparse.Namespace) -> int:
     from gameproof.games.othello.reach import solve_reachable
 
     position = _position_from_args(args)
-    with _solving_status("is this position reachable?", args.json) as progress:
+    with _solving_status("is this position reachable?", args.json or args.quiet) as progress:
         result = solve_reachable(
             position.black, position.white, position.color == "black", args.solver,
             args.timeout, args.proof, progress,

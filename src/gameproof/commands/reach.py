@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from gameproof.errors import BadInput
+from gameproof.commands._output import exit_codes, output_file, time_limit
 
 EXIT_CODES = {"sat": 0, "unsat": 1, "unknown": 3}
 
@@ -29,16 +29,18 @@ def register(commands: argparse._SubParsersAction) -> None:
         "solver looks for a game that ends where PREDICATE(*words, to_move) holds: plain Python over the "
         "position's words from the side to move's view, as the rules are written (it may choose values with "
         "gameproof.logic.any_uint and restrict them with assume). A witness is replayed on the concrete engine "
-        "before it is printed. Exit 0 sat, 1 unsat, 3 unknown (time limit).")
+        "before it is printed.",
+        epilog=exit_codes("sat: a game found, replayed on the engine", "unsat: none within P moves", unknown=True))
     reach.add_argument("game", metavar="GAME", help=GAME_HELP)
     reach.add_argument("--plies", type=int, required=True, metavar="P", help="the most moves played (passes not counted)")
     reach.add_argument("--where", required=True, metavar="FILE.py::PREDICATE", help="the predicate on the final position")
     reach.add_argument("--set", type=_assignment, action="append", default=[], metavar="NAME=INT",
                        help="a keyword argument for the predicate (repeatable)")
     reach.add_argument("--solver", default="cadical195", help="a PySAT backend, ext:BINARY or race:A,B (default cadical195)")
-    reach.add_argument("--timeout", type=float, metavar="S", help="give up after S seconds of solving")
-    reach.add_argument("--proof", metavar="OUT.drat", help="write a DRAT proof of a refutation (checked when drat-trim is installed)")
-    reach.add_argument("--dimacs", metavar="OUT.cnf", help="also write the formula in DIMACS")
+    reach.add_argument("--timeout", type=time_limit, metavar="S", help="give up after S seconds of solving")
+    reach.add_argument("--proof", metavar="OUT.drat", type=output_file,
+                       help="write a DRAT proof of a refutation (checked when drat-trim is installed)")
+    reach.add_argument("--dimacs", metavar="OUT.cnf", type=output_file, help="also write the formula in DIMACS")
     reach.add_argument("--json", action="store_true", help="one JSON document on stdout")
     reach.set_defaults(handler=run_reach)
 
@@ -48,8 +50,6 @@ def run_reach(args: argparse.Namespace) -> int:
     from gameproof.games.registry import load_game
     from gameproof.logic.harness import load_harness
 
-    if args.timeout is not None and args.timeout <= 0:
-        raise BadInput("--timeout must be positive")
     game = load_game(args.game)
     predicate = load_harness(args.where)
     result = solve_reach(game, args.plies, predicate, args.solver, args.timeout, args.dimacs, args.proof,

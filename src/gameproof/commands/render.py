@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import os
-from pathlib import Path
+from typing import TYPE_CHECKING
 
+from gameproof.commands._output import STDOUT, output_file_or_stdout, write_output
 from gameproof.commands.games import GAME_HELP, _state
 from gameproof.commands.mnk import _game_arguments, game_from_args
 from gameproof.commands.tui import GAME_SUBCOMMAND
 from gameproof.errors import BadInput
+
+if TYPE_CHECKING:
+    from gameproof.tui.game_view import Position
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -22,6 +25,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     game.add_argument("game", metavar="GAME", help=GAME_HELP)
     game.add_argument("--moves", default="", help='moves played, e.g. "d c d" (Connect Four) or "c4 e3"')
     game.add_argument("--values", action="store_true", help="tint each legal move's cell by its proven value")
+    _values_arguments(game)
     _svg_argument(game)
     game.set_defaults(handler=run_game)
 
@@ -35,6 +39,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     _game_arguments(mnk)
     mnk.add_argument("--moves", default="", help='moves played, e.g. "b2 a1"')
     mnk.add_argument("--values", action="store_true", help="tint each empty square by its proven value (df-pn)")
+    _values_arguments(mnk)
     _svg_argument(mnk)
     mnk.set_defaults(handler=run_mnk)
 
@@ -45,66 +50,59 @@ def register(commands: argparse._SubParsersAction) -> None:
     sudoku.set_defaults(handler=run_sudoku)
 
 
+def _values_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quiet", action="store_true", help="no progress display while --values solves")
+
+
+def _proven_values(state: Position, args: argparse.Namespace) -> dict[int, str] | None:
+    """Each legal move's proven value when --values asks for them (with a progress display on stderr)."""
+    if not args.values or state.is_over():
+        return None
+    from gameproof.commands._search import search_progress
+    from gameproof.search.solve import solve
+
+    with search_progress(args.quiet) as progress:
+        return solve(state, progress=progress).moves
+
+
 def _svg_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--svg", required=True, metavar="FILE", help="where to write the SVG")
+    parser.add_argument("--svg", required=True, metavar="FILE", type=output_file_or_stdout,
+                        help="where to write the SVG (- for standard output)")
 
 
-def _writable(path: str) -> Path:
-    """The output path, once it is clear that a file can be written there (before anything is solved)."""
-    target = Path(path)
-    folder = target.parent
-    if target.is_dir():
-        raise BadInput(f"cannot write {path}: it is a folder")
-    if not folder.is_dir():
-        raise BadInput(f"cannot write {path}: no folder {folder}")
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise BadInput(f"cannot write {path}: permission denied")
-    return target
-
-
-def _write(path: Path, svg: str) -> int:
-    try:
-        path.write_text(svg, encoding="utf-8")
-    except OSError as error:
-        raise BadInput(f"cannot write {path}: {error.strerror}") from None
-    print(f"wrote {path}")
+def _write(path: str, svg: str) -> int:
+    write_output(path, svg)
+    if path != STDOUT:
+        print(f"wrote {path}")
     return 0
 
 
 def run_game(args: argparse.Namespace) -> int:
     from gameproof.render.game_svg import game_svg
-    from gameproof.search.solve import solve
 
-    out = _writable(args.svg)
     state = _state(args)
-    values = solve(state).moves if args.values and not state.is_over() else None
-    return _write(out, game_svg(state, values))
+    return _write(args.svg, game_svg(state, _proven_values(state, args)))
 
 
 def run_othello(args: argparse.Namespace) -> int:
     from gameproof.games.othello.position import Position
     from gameproof.games.othello.svg import position_svg
 
-    out = _writable(args.svg)
-    return _write(out, position_svg(Position.from_record(args.record), show_moves=not args.no_moves))
+    return _write(args.svg, position_svg(Position.from_record(args.record), show_moves=not args.no_moves))
 
 
 def run_mnk(args: argparse.Namespace) -> int:
     from gameproof.games.mnk.state import MnkState
     from gameproof.render.mnk_svg import mnk_svg
-    from gameproof.search.solve import solve
 
-    out = _writable(args.svg)
     state = MnkState(game_from_args(args), args.moves)
-    values = solve(state).moves if args.values and not state.is_over() else None
-    return _write(out, mnk_svg(state, values))
+    return _write(args.svg, mnk_svg(state, _proven_values(state, args)))
 
 
 def run_sudoku(args: argparse.Namespace) -> int:
     from gameproof.games.sudoku import parse, solve
     from gameproof.render.sudoku_svg import sudoku_svg
 
-    out = _writable(args.svg)
     puzzle = parse(args.puzzle)
     solution = None
     if args.solution:
@@ -112,4 +110,4 @@ def run_sudoku(args: argparse.Namespace) -> int:
         if answer.solution is None:
             raise BadInput("the puzzle has no solution")
         solution = parse(answer.solution)
-    return _write(out, sudoku_svg(puzzle, solution))
+    return _write(args.svg, sudoku_svg(puzzle, solution))

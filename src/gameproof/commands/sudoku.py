@@ -1,8 +1,7 @@
 """`gameproof sudoku solve PUZZLE`: solve a Sudoku (4×4, 9×9, 16×16) by a numba solver, SAT, or the natural checker.
 
 PUZZLE is one puzzle (16, 81 or 256 characters, 0 or . for a blank) or a file with one puzzle per line
-(blank lines and # comments skipped). Exit codes: 0 solved (every puzzle, for a file), 1 some puzzle
-has no solution, 2 bad input (one line on stderr, naming the file and line).
+(blank lines and # comments skipped).
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from gameproof.commands._output import exit_codes
 from gameproof.errors import BadInput
 
 BATCH = {"direct": 512, "sat": 32, "checker": 1}  # puzzles per call between progress updates
@@ -25,7 +25,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="sudoku_command", required=True, metavar="COMMAND")
     solve = sub.add_parser("solve", help="solve one puzzle or a file of puzzles", description=__doc__,
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+                           formatter_class=argparse.RawDescriptionHelpFormatter,
+                           epilog=exit_codes("solved (every puzzle, for a file)", "some puzzle has no solution",
+                                             bad_input="bad input (one line on stderr, naming the file and line)"))
     solve.add_argument("puzzle", metavar="PUZZLE", help="a puzzle string, or a file with one puzzle per line")
     solve.add_argument("--method", choices=METHODS, default="direct",
                        help="direct: numba propagation and search (default); sat: exactly-one CNF; "
@@ -40,16 +42,23 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    from gameproof.games.sudoku.solve import MAX_LIMIT
     from gameproof.logic.solvers import resolve
 
     if args.cap < 2:
         raise BadInput("--cap must be at least 2 (uniqueness needs a search for a second solution)")
+    if args.cap > MAX_LIMIT:
+        raise BadInput(f"--cap must be at most {MAX_LIMIT}")
     if args.solver is not None:
         args.solver = resolve(args.solver)
     path = Path(args.puzzle)
-    if path.is_file():
+    try:
+        is_file, is_dir = path.is_file(), path.is_dir()
+    except OSError:  # a name too long for a file (a 16x16 puzzle has 256 characters): a puzzle given inline
+        is_file = is_dir = False
+    if is_file:
         return _solve_file(args)
-    if path.is_dir() or "/" in args.puzzle or path.suffix.lower() == ".txt":
+    if is_dir or "/" in args.puzzle or path.suffix.lower() == ".txt":
         raise BadInput(f"no such puzzle file: {args.puzzle}")
     return _solve_one(args)
 
@@ -123,6 +132,10 @@ def _solve_file(args: argparse.Namespace) -> int:
         out = console()
         for problem in batch.skipped:
             out.print(f"[yellow]skipped[/] {problem}", soft_wrap=True)
+        for line, answer in zip(batch.lines, answers):
+            found = answer.solution or "[bold red]no solution[/]"
+            count = f"  {answer.count}{'+' if answer.count >= args.cap else ''} solutions" if args.count else ""
+            out.print(f"{args.puzzle}:{line}: {found}{count}", soft_wrap=True)
         out.print(f"{solved:,} of {len(puzzles):,} puzzles solved by {args.method} in {seconds:.3f} s "
                   f"({rate:,.0f} puzzles/s)")
     return 0 if solved == len(puzzles) else 1
@@ -134,11 +147,11 @@ def _progress(quiet: bool, total: int) -> Iterator[Callable[[int], None]]:
     if quiet:
         yield lambda k: None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TaskProgressColumn, TimeRemainingColumn
 
-    from gameproof.commands._output import progress_console
+    from gameproof.commands._output import progress_bar
 
-    with Progress("sudoku", BarColumn(), MofNCompleteColumn(), TaskProgressColumn(), TimeRemainingColumn(),
-                  console=progress_console(), transient=True) as progress:
+    with progress_bar("sudoku", BarColumn(), MofNCompleteColumn(), TaskProgressColumn(), TimeRemainingColumn(),
+                      quiet=quiet) as progress:
         task = progress.add_task("solving", total=total)
         yield lambda k: progress.advance(task, k)

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gameproof.commands.games import GAME_HELP, _state
 from gameproof.commands.mnk import _game_arguments, game_from_args
-from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
     from gameproof.tui.game_view import Position
@@ -57,8 +55,6 @@ def run_mnk(args: argparse.Namespace) -> int:
     game = game_from_args(args)
     state = MnkState(game, args.moves)
     if args.book is not None:
-        if not Path(args.book).is_file():
-            raise BadInput(f"no book at {args.book}")
         opened, _, _ = open_book(args.book, game)  # checks that the book is for this game
         opened.close()
     return _play(state, args.book)

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import contextvars
 import enum
+import math
+import signal
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -309,16 +313,19 @@ def check(harness: Harness, solver: str = DEFAULT_SOLVER, seconds: float | None 
     when it is unsatisfiable.
     """
     started = time.perf_counter()
+    deadline = None if seconds is None else time.monotonic() + seconds
     try:
-        traced = trace(harness)
-    except Exception as error:  # the harness itself is broken: report it, do not crash
+        with _time_limit(seconds):
+            traced = trace(harness)
+    except _TimeUp:
+        return Report(Outcome.UNKNOWN, "time limit reached while tracing the harness", None, [])
+    except (Exception, SystemExit) as error:  # the harness itself is broken (or exits): report it, do not crash
         return Report(Outcome.ERROR, f"harness failed while tracing: {type(error).__name__}: {error}", None, [])
     encode_seconds = time.perf_counter() - started
     if dimacs is not None:
         write_dimacs(traced.cnf, dimacs, comments=[f"gameproof check: {getattr(harness, '__name__', 'harness')}",
                                                    "satisfiable iff some verify() fails or cover() holds"],
                      extra_units=traced.export_units())
-    deadline = None if seconds is None else time.monotonic() + seconds
     results: list[PropertyResult] = []
     solve_started = time.perf_counter()
     with open_solver(solver) as sat:
@@ -336,6 +343,31 @@ def check(harness: Harness, solver: str = DEFAULT_SOLVER, seconds: float | None 
     return report
 
 
+class _TimeUp(BaseException):
+    """Raised into a harness being traced when the time limit runs out (a BaseException, so that a harness's
+    own ``except Exception`` does not swallow it)."""
+
+
+@contextmanager
+def _time_limit(seconds: float | None) -> Iterator[None]:
+    """Interrupt the block with :class:`_TimeUp` after ``seconds`` (a SIGALRM timer; only in the main thread,
+    where Python delivers signals; elsewhere, or without a limit, the block runs to its end)."""
+    if seconds is None or not math.isfinite(seconds) or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise _TimeUp
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _remaining(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.0, deadline - time.monotonic())
 
@@ -350,7 +382,7 @@ def _check_property(harness: Harness, traced: Traced, sat: Solver, index: int, p
         inputs = traced.decode(sat.model())
         try:
             events = replay(harness, inputs)
-        except Exception as error:
+        except (Exception, SystemExit) as error:
             return PropertyResult(prop.kind, prop.message, Outcome.ERROR, inputs,
                                   f"replaying the witness on plain ints raised {type(error).__name__}: {error}")
         if len(events) <= index or not events[index].is_finding:

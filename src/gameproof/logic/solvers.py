@@ -166,6 +166,9 @@ class OneShotSolver(Solver):
 
 
 def _solve_in_child(name: str, cnf: Cnf, units: list[int], pipe) -> None:
+    # Out of the terminal's process group: Ctrl-C reaches only the parent, which kills its children (PySAT
+    # would catch the signal in the child, which then dies with a traceback of its own).
+    os.setpgid(0, 0)
     solver = PysatSolver(name=name)
     for clause in cnf.clauses():
         solver.add_clause(clause)
@@ -249,8 +252,10 @@ class ExternalSolver(OneShotSolver):
         finally:
             os.unlink(handle.name)
         status, model = _parse_competition_output(done.stdout)
-        if status is None and done.returncode not in (0, 10, 20):
-            raise RuntimeError(f"{self.name} exited with code {done.returncode}: {done.stderr.strip()[:200]}")
+        if status is None and not any(line.startswith("s ") for line in done.stdout.splitlines()):
+            said = " ".join(done.stderr.split())[:200]
+            raise BadInput(f"solver {self.name} exited with code {done.returncode} without an answer"
+                           + (f": {said}" if said else ""))
         self._model = model
         return status
 

@@ -15,6 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from gameproof.errors import BadInput
+
+_TABLES = {"meta", "positions"}
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS positions (
@@ -40,12 +43,34 @@ class Entry:
 
 
 class Book:
-    """A book file; every `put` is committed at once, so a killed build loses nothing it finished."""
+    """A book file; every `put` is committed at once, so a killed build loses nothing it finished.
 
-    def __init__(self, path: str | Path) -> None:
+    Opened read-only unless ``writable``: reading never changes the file, and a file that is not a book
+    (not SQLite, or SQLite without a book's tables) is refused with BadInput rather than turned into one.
+    A writable book may be a new or empty file; a database that holds other tables is refused too.
+    """
+
+    def __init__(self, path: str | Path, writable: bool = False) -> None:
         self.path = Path(path)
-        self._db = sqlite3.connect(self.path)
-        self._db.executescript(_SCHEMA)
+        if self.path.is_dir():
+            raise BadInput(f"{path} is a folder, not a book")
+        if not writable and not self.path.exists():
+            raise BadInput(f"no book at {path}")
+        try:
+            self._db = (sqlite3.connect(self.path) if writable
+                        else sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True))
+        except sqlite3.Error as error:
+            raise BadInput(f"cannot open the book {path}: {error}") from None
+        try:
+            tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as error:
+            self._db.close()
+            raise BadInput(f"{path} is not a gameproof book: {error}") from None
+        if not _TABLES <= tables and (tables or not writable):
+            self._db.close()
+            raise BadInput(f"{path} is not a gameproof book" + (f": it holds the tables {', '.join(sorted(tables))}" if tables else ""))
+        if writable:
+            self._db.executescript(_SCHEMA)
 
     def close(self) -> None:
         self._db.close()

@@ -23,13 +23,14 @@ _FLIP = {exact.WIN: exact.LOSS, exact.DRAW_VALUE: exact.DRAW_VALUE, exact.LOSS: 
 _REFERENCE = {1: exact.WIN, 0: exact.DRAW_VALUE, -1: exact.LOSS}
 #: The keys a book holds: 2 = the declared rules' keys (with the side to move); books without it are older.
 FORMAT = "2"
+#: The most worker processes a build starts.
+MOST_WORKERS = 256
 
 
 def open_book(path: str | Path, game: MnkGame | None = None, depth: int | None = None) -> tuple[Book, MnkGame, int]:
-    """Open a book; a new file takes ``game`` and ``depth``, an existing one must agree with them."""
-    if game is None and not Path(path).exists():
-        raise BadInput(f"no book at {path}")
-    book = Book(path)
+    """Open a book: read-only, or with ``depth`` to build it, where a new file takes ``game`` and ``depth``;
+    an existing one must agree with them."""
+    book = Book(path, writable=depth is not None)
     meta = book.meta()
     if not meta:
         if game is None or depth is None:
@@ -108,8 +109,10 @@ def build(game: MnkGame, depth: int, path: str | Path, *, workers: int = 1, opti
           progress: Progress | None = None) -> BuildReport:
     """Solve every symmetry-distinct position ``depth`` plies deep as jobs (resuming a partial file: the
     book is the journal), then back up. ``values_only`` leaves keep their value only (faster)."""
-    if depth < 0 or workers < 1:
-        raise BadInput("--depth must be at least 0 and --workers at least 1")
+    if not 0 <= depth <= game.cells:
+        raise BadInput(f"--depth must be between 0 and {game.cells} (the squares of {game.name}), got {depth}")
+    if not 1 <= workers <= MOST_WORKERS:
+        raise BadInput(f"--workers must be between 1 and {MOST_WORKERS}, got {workers}")
     began = time.perf_counter()
     book, game, depth = open_book(path, game, depth)
     report = BuildReport()

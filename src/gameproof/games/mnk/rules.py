@@ -53,6 +53,8 @@ def constants(rows, cols, k, variant):
     """The module constants for an m,n,k game (`variant`: normal, misere or notakto)."""
     if variant not in VARIANTS:
         raise BadInput(f"unknown m,n,k variant {variant!r}; known: {', '.join(VARIANTS)}")
+    if rows < 1 or cols < 1:
+        raise BadInput(f"a board needs at least one row and one column, not {rows}x{cols}")
     if rows * cols > 64:
         raise BadInput(f"a {rows}x{cols} board has {rows * cols} cells; at most 64 fit in a word")
     if k < 1:

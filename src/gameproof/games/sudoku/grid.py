@@ -128,9 +128,11 @@ def read_puzzles(path: str | Path, skip_malformed: bool = False) -> PuzzleFile:
 
 
 def _explain(line: str, error: BadInput) -> str:
-    """Say what is wrong with a line, naming trailing characters after a well-formed puzzle."""
+    """Say what is wrong with a line, naming trailing characters after a well-formed puzzle (unless the line
+    is nearer the length of a larger puzzle: 80 characters are a puzzle one short, not 16 and 64 too many)."""
     for cells in sorted(BOX_SIZES, reverse=True):
-        if len(line) > cells:
+        larger = min((size for size in BOX_SIZES if size > cells), default=None)
+        if len(line) > cells and (larger is None or len(line) - cells < larger - len(line)):
             try:
                 parse(line[:cells])
             except BadInput:

@@ -8,6 +8,8 @@ from gameproof.errors import BadInput
 from gameproof.games.sudoku.grid import box_size, parse, render
 
 METHODS = ("direct", "sat", "checker")
+#: The largest solution limit (the compiled solver counts in 64-bit integers).
+MAX_LIMIT = 2**63 - 1
 
 
 @dataclass
@@ -37,8 +39,8 @@ def solve_many(puzzles: list[list[int]], method: str = "direct", limit: int = 1,
     """Solve puzzles of one size, in order."""
     if method not in METHODS:
         raise BadInput(f"unknown method {method!r}; known: {', '.join(METHODS)}")
-    if limit < 1:
-        raise BadInput("the solution limit must be at least 1")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise BadInput(f"the solution limit must be between 1 and {MAX_LIMIT}")
     if len({len(p) for p in puzzles}) > 1:
         raise BadInput("puzzles of different sizes cannot be solved in one batch")
     for p in puzzles:

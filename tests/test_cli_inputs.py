@@ -1,0 +1,328 @@
+"""Wrong input anywhere on the command line gives one line on stderr and exit 2, never a traceback; a command
+that fails, or only reads, leaves every file as it was (checksums before and after)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import io
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gameproof.cli import build_parser, main
+
+ROOT = Path(__file__).parent.parent
+FACTOR = ROOT / "examples" / "factor.py"
+SMALL_BOOK = ["--rows", "3", "--cols", "3", "--k", "3", "--misere"]
+FUZZ = settings(max_examples=15, deadline=None, database=None)
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+def invoke(argv: list[str]) -> Run:
+    """Run the command line in this process, capturing what it prints."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as stop:  # --help and --version
+            code = stop.code
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Every file and folder below `folder`, with a checksum of each file."""
+    return {str(path.relative_to(folder)): "folder" if path.is_dir() else hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(folder.rglob("*"))}
+
+
+def checked(argv: list[str], place: Path, writes: bool = False) -> Run:
+    """Run `argv`, asserting the promises: exit 0, 1 or 2; no traceback; exit 2 is one line on stderr; nothing
+    below `place` changes unless the command `writes` and succeeds."""
+    before = snapshot(place)
+    run = invoke(argv)
+    assert run.code in (0, 1, 2), (argv, run)
+    assert "Traceback" not in run.err, (argv, run.err)
+    if run.code == 2:
+        assert run.err.startswith("gameproof: error: ") and run.err.count("\n") == 1, (argv, run.err)
+    if run.code == 2 or not writes:
+        assert snapshot(place) == before, argv
+    return run
+
+
+@pytest.fixture(scope="module")
+def place(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of inputs: a real book, files that are not books, puzzles, broken harnesses, a folder."""
+    folder = tmp_path_factory.mktemp("inputs")
+    assert invoke(["mnk", "book", "build", *SMALL_BOOK, "--depth", "1", "--db", str(folder / "book.db"),
+                   "--quiet"]).code == 0
+    (folder / "text.txt").write_text("hello\n")
+    (folder / "empty.txt").write_text("")
+    (folder / "zeros80.txt").write_text("0" * 80 + "\n")
+    (folder / "puzzles.txt").write_text("1...3..2...3..2.\n11..............\n")
+    (folder / "exits.py").write_text("import sys\ndef h():\n    sys.exit(0)\n")
+    (folder / "broken.py").write_text("def f(:\n")
+    (folder / "folder").mkdir()
+    with contextlib.closing(sqlite3.connect(folder / "other.db")) as other:
+        other.execute("CREATE TABLE notes (text)")
+        other.commit()
+    return folder
+
+
+# --- every case of issue 14, one by one ---------------------------------------------------------------
+
+BAD_INPUT = [
+    (["othello", "reach", "--legal-moves", "18", "--proof", "{place}/missing/x.drat"], "no folder"),
+    (["check", f"{FACTOR}::factor", "--proof", "{place}/missing/p.drat"], "no folder"),
+    (["check", f"{FACTOR}::factor", "--playback", "{place}/folder"], "it is a folder"),
+    (["othello", "reach", "--legal-moves", "18", "--dimacs", "{place}/folder"], "it is a folder"),
+    (["reach", "connect4:4,4", "--plies", "2", "--where", f"{FACTOR}::factor", "--proof", "{place}/missing/x"],
+     "no folder"),
+    (["check", f"{FACTOR}::factor", "--solver", "ext:false"], "exited with code 1"),
+    (["check", "{place}/exits.py::h"], "SystemExit"),
+    (["check", f"{FACTOR}::factor", "--timeout", "nan"], "positive number of seconds"),
+    (["mnk", "solve", *SMALL_BOOK, "--epsilon", "nan"], "--epsilon"),
+    (["mnk", "solve", *SMALL_BOOK, "--heuristic", str(10**20)], "--heuristic"),
+    (["perft", "connect4:4,4", str(10**20)], "perft depth"),
+    (["mnk", "book", "build", *SMALL_BOOK, "--depth", "1", "--db", "{place}/folder"], "it is a folder"),
+    (["mnk", "book", "build", *SMALL_BOOK, "--depth", "1", "--db", "{place}/missing/b.db"], "no folder"),
+    (["mnk", "book", "build", *SMALL_BOOK, "--depth", "1", "--db", "{place}/text.txt"], "not a gameproof book"),
+    (["mnk", "book", "build", *SMALL_BOOK, "--depth", "1", "--db", "{place}/other.db"], "not a gameproof book"),
+    (["mnk", "book", "build", *SMALL_BOOK, "--depth", "100", "--db", "{place}/deep.db"], "--depth"),
+    (["mnk", "book", "build", *SMALL_BOOK, "--depth", "1", "--db", "{place}/w.db", "--workers", str(10**20)],
+     "--workers"),
+    (["mnk", "book", "query", "--db", "{place}/folder"], "folder"),
+    (["mnk", "book", "query", "--db", "{place}/missing/b.db"], "no book"),
+    (["mnk", "book", "query", "--db", "{place}/text.txt"], "not a gameproof book"),
+    (["mnk", "book", "query", "--db", "{place}/empty.txt"], "not a gameproof book"),
+    (["mnk", "book", "dump", "--db", "{place}/other.db"], "not a gameproof book"),
+    (["mnk", "verify", "--db", "{place}/other.db"], "not a gameproof book"),
+    (["tui", "mnk", *SMALL_BOOK, "--book", "{place}/text.txt"], "not a gameproof book"),
+    (["tui", "mnk", *SMALL_BOOK, "--book", "{place}/folder"], "folder"),
+    (["sudoku", "solve", "1...3..2...3..2.", "--count", "--cap", str(10**30)], "--cap"),
+    (["sudoku", "solve", "{place}/zeros80.txt"], "16, 81 or 256 cells, got 80 characters"),
+    (["sudoku", "solve", "0" * 300], "got 300 characters"),
+    (["render", "othello", "f5", "--svg", "{place}/missing/x.svg"], "no folder"),
+    (["othello", "show", "f5", "--svg", "-", "--json"], "--svg -"),
+]
+
+
+@pytest.mark.parametrize("argv, message", BAD_INPUT, ids=lambda value: " ".join(value)[:70]
+                         if isinstance(value, list) else None)
+def test_bad_input_is_one_line_exit_2_and_changes_nothing(place, argv, message):
+    run = checked([word.replace("{place}", str(place)) for word in argv], place)
+    assert run.code == 2 and message in run.err
+
+
+def test_othello_reachable_without_a_position_does_not_ask_for_a_record(place):
+    run = checked(["othello", "reachable"], place)
+    assert run.code == 2 and "RECORD" not in run.err and "--board" in run.err
+
+
+def test_a_16x16_puzzle_is_given_inline(place):
+    run = checked(["sudoku", "solve", "." * 256, "--json"], place)
+    assert run.code == 0 and '"solution": "' in run.out
+
+
+def test_a_file_of_puzzles_prints_each_solution(place):
+    run = checked(["sudoku", "solve", str(place / "puzzles.txt"), "--quiet"], place)
+    assert run.code == 1 and "puzzles.txt:1: 1234341221434321" in run.out and "puzzles.txt:2: no solution" in run.out
+
+
+def test_svg_dash_is_standard_output(place, monkeypatch):
+    monkeypatch.chdir(place)
+    for argv in (["othello", "show", "f5", "--svg", "-"], ["render", "othello", "f5", "--svg", "-"]):
+        run = checked(argv, place)
+        assert run.code == 0 and run.out.startswith("<svg") and run.out.rstrip().endswith("</svg>")
+    assert not (place / "-").exists()
+
+
+def test_short_version_option():
+    run = invoke(["-V"])
+    assert run.code == 0 and run.out.startswith("gameproof ")
+
+
+def test_every_command_says_its_exit_codes():
+    parser = build_parser()
+    leaves, todo = [], [parser]
+    while todo:
+        current = todo.pop()
+        children = [a for a in current._actions if isinstance(a, argparse._SubParsersAction)]
+        if not children:
+            leaves.append(current)
+        for action in children:
+            todo.extend(action.choices.values())
+    assert len(leaves) > 20
+    for leaf in leaves:
+        assert "exit codes: 0 " in leaf.format_help().replace("\n", " "), leaf.prog
+        assert leaf.description, leaf.prog
+    assert "3 unknown" in parser.format_help().replace("\n", " ")
+
+
+def test_check_help_names_the_default_solver():
+    from gameproof.logic.solvers import DEFAULT_SOLVER
+
+    assert f"default {DEFAULT_SOLVER}" in invoke(["check", "--help"]).out
+
+
+# --- what runs in a fresh process: start-up, pipes, Ctrl-C ------------------------------------------
+
+
+def gameproof(*argv: str, **options) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "gameproof", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **options)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["othello", "perft", "x"], ["check", "--help"]])
+def test_help_and_argument_errors_import_no_heavy_library(argv):
+    code = ("import sys\nfrom gameproof.cli import main\ntry:\n    main(sys.argv[1:])\nfinally:\n"
+            "    heavy = [m for m in ('numba', 'numpy', 'pysat', 'textual', 'gameproof.logic') if m in sys.modules]\n"
+            "    sys.stderr.write(f'heavy={heavy}')")
+    done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
+    assert "heavy=[]" in done.stderr
+
+
+def test_a_reader_that_stops_early_is_not_an_error(tmp_path):
+    puzzles = tmp_path / "many.txt"
+    puzzles.write_text("1...3..2...3..2.\n" * 5000)  # far more output than a pipe holds
+    child = gameproof("sudoku", "solve", str(puzzles), "--quiet")
+    assert child.stdout.readline().endswith(": 1234341221434321\n")
+    child.stdout.close()
+    assert child.wait(timeout=120) == 0 and child.stderr.read() == ""
+
+
+def test_ctrl_c_during_the_solver_race_says_only_interrupted():
+    child = gameproof("othello", "reach", "--legal-moves", "34", "--timeout", "120", start_new_session=True,
+                      preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(4)  # encoded, and both solvers of the race running
+    os.killpg(child.pid, signal.SIGINT)
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 130 and err == "gameproof: interrupted\n"
+
+
+def test_timeout_bounds_tracing_an_endless_harness(tmp_path):
+    endless = tmp_path / "endless.py"
+    endless.write_text("def h():\n    while True:\n        pass\n")
+    began = time.monotonic()
+    run = invoke(["check", f"{endless}::h", "--timeout", "0.5", "--json"])
+    assert run.code == 3 and '"status": "unknown"' in run.out and time.monotonic() - began < 30
+
+
+# --- fuzzing each class of input ----------------------------------------------------------------------
+
+SQUARES = "abcdefgh12345678"
+numbers = st.one_of(st.integers(-3, 4), st.integers(60, 10**30), st.sampled_from(["", "x", "nan", "inf", "1e3", "0x5"]))
+floats = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.sampled_from(["", "x", "1e400", "-0"]))
+
+
+def paths(place: Path) -> st.SearchStrategy[str]:
+    """Paths of every kind: real files of each sort, a folder, missing ones, a name too long, stdout."""
+    names = ["book.db", "text.txt", "empty.txt", "other.db", "puzzles.txt", "folder", "missing/x", "new.out", "x" * 300]
+    return st.one_of(st.sampled_from([str(place / name) for name in names] + ["", "-"]),
+                     st.text(SQUARES + "/.", max_size=12).map(lambda name: str(place / "missing" / name)))
+
+
+@FUZZ
+@given(record=st.text(SQUARES + "pa -", max_size=24), to_move=st.sampled_from([[], ["--to-move", "white"]]))
+def test_fuzz_records(place, record, to_move):
+    checked(["othello", "show", *to_move, "--", record], place)
+    checked(["render", "othello", "--svg", "-", "--", record], place)
+
+
+@FUZZ
+@given(board=st.text("XO-xo.", min_size=60, max_size=66), player=st.one_of(st.integers(0, 2**65).map(hex),
+       st.text("0123456789abcdefx", max_size=20)), opponent=st.integers(0, 2**64 - 1).map(hex))
+def test_fuzz_boards_and_bitboards(place, board, player, opponent):
+    checked(["othello", "show", f"--board={board}"], place)
+    checked(["othello", "show", f"--player={player}", f"--opponent={opponent}", "--to-move", "white", "--json"], place)
+
+
+@FUZZ
+@given(game=st.sampled_from(["connect4", "othello", "mnk", "mnk-misere", "nosuch", "examples/domineering.py",
+                             "examples/factor.py", "tests"]),
+       parameters=st.one_of(st.just(""), st.lists(numbers.map(str), max_size=4).map(lambda p: ":" + ",".join(p))),
+       depth=st.integers(-2, 2))
+def test_fuzz_game_names(place, game, parameters, depth):
+    checked(["perft", f"{ROOT / game if '/' in game else game}{parameters}", str(depth)], place)
+    checked(["games", str(ROOT / game)], place)
+
+
+@FUZZ
+@given(rows=numbers, cols=numbers, k=numbers, tt_mb=floats, epsilon=floats)
+def test_fuzz_numbers(place, rows, cols, k, tt_mb, epsilon):
+    small = [str(min(int(v), 3)) if isinstance(v, int) else v for v in (rows, cols, k)]
+    checked(["mnk", "solve", "--rows", small[0], "--cols", small[1], "--k", small[2], f"--tt-mb={tt_mb}",
+             f"--epsilon={epsilon}", "--quiet", "--value-only"], place)
+    checked(["othello", "perft", f"{min(rows, 3) if isinstance(rows, int) else rows}", f"--threads={cols}"], place)
+
+
+@FUZZ
+@given(data=st.data())
+def test_fuzz_book_paths(place, data):
+    db = data.draw(paths(place))
+    moves = data.draw(st.text("abc123 ", max_size=8))
+    checked(["mnk", "book", "query", "--db", db, f"--moves={moves}"], place)
+    checked(["mnk", "book", "dump", "--db", db], place)
+    checked(["mnk", "verify", "--db", db], place)
+
+
+@FUZZ
+@given(data=st.data())
+def test_fuzz_output_paths(place, data):
+    svg = data.draw(paths(place))
+    checked(["render", "sudoku", "1...3..2...3..2.", "--svg", svg], place, writes=True)
+    checked(["othello", "reach", "--legal-moves", "70", "--dimacs", svg], place)
+
+
+@FUZZ
+@given(data=st.data())
+def test_fuzz_harness_paths(place, data):
+    harness = data.draw(st.one_of(paths(place), st.sampled_from([str(place / "broken.py"), str(place / "exits.py")])))
+    function = data.draw(st.sampled_from(["h", "f", "missing", ""]))
+    checked(["check", f"{harness}::{function}"], place)
+
+
+puzzles = st.one_of(st.sampled_from([15, 16, 17, 80, 81, 82, 255, 256, 257]).flatmap(
+    lambda n: st.text("0.", min_size=n, max_size=n)), st.text("0123456789.ABCDEFGx #", max_size=90))
+
+
+@FUZZ
+@given(puzzle=puzzles, cap=st.one_of(st.integers(-1, 3), st.integers(2**63 - 2, 10**30)))
+def test_fuzz_puzzles(place, puzzle, cap):
+    checked(["sudoku", "solve", f"--cap={cap}", "--count", "--json", "--", puzzle], place)
+    checked(["render", "sudoku", "--svg", "-", "--", puzzle], place)
+
+
+OPTIONS = [  # every numeric option, on a command that is quick whatever the value
+    ["othello", "reach", "--legal-moves", "5", "--plies"], ["othello", "reach", "--plies", "2", "--legal-moves"],
+    ["othello", "reach", "--plies", "2", "--flips"], ["othello", "reach", "--legal-moves", "70", "--timeout"],
+    ["othello", "perft", "2", "--threads"], ["perft", "mnk:3,3,3", "--count-finished"],
+    ["mnk", "verify", *SMALL_BOOK, "--moves", "a1 b1 c1", "--max-empty"],
+    ["mnk", "solve", *SMALL_BOOK, "--moves", "a1 b1 c1", "--tt-mb"], ["mnk", "solve", *SMALL_BOOK, "--brute-force"],
+    ["mnk", "book", "build", *SMALL_BOOK, "--db", "{place}/missing/b.db", "--depth"],
+    ["mnk", "book", "build", *SMALL_BOOK, "--db", "{place}/missing/b.db", "--depth", "1", "--workers"],
+    ["sudoku", "solve", "1...3..2...3..2.", "--count", "--cap"], ["check", f"{FACTOR}::missing", "--timeout"],
+    ["reach", "connect4:4,4", "--where", f"{FACTOR}::missing", "--plies"],
+]
+
+
+@FUZZ
+@given(option=st.sampled_from(OPTIONS), value=st.one_of(numbers.map(str), floats.map(str)))
+def test_fuzz_numeric_options(place, option, value):
+    checked([word.replace("{place}", str(place)) for word in option] + [value], place)
