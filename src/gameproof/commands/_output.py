@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from gameproof.logic.drat import ProofCheck
+
+#: The exit code of a command whose DRAT proof the checker rejected.
+PROOF_REJECTED = 4
 
 
 def print_json(payload: dict[str, Any]) -> None:
@@ -31,8 +37,17 @@ def formula_size(result: Any) -> str:
             f"solved in {result.solve_seconds:.2f} s")
 
 
-def print_proof(out: Console, proof: str | None, checked: bool | None) -> None:
-    """Where a DRAT proof was written and whether the checker accepted it."""
+def print_proof(out: Console, proof: ProofCheck | None) -> None:
+    """Where a DRAT proof was written and what its checker said (a rejection in bold red)."""
     if proof is not None:
-        verdict = {True: "checked by drat-trim", False: "REJECTED by the checker", None: "not checked: no checker"}
-        out.print(f"DRAT proof: {proof} ({verdict[checked]})")
+        style = "bold red" if proof.accepted is False else None
+        out.print(f"DRAT proof: {proof.path} ({proof.describe()})", style=style, markup=False)
+
+
+def proof_exit_code(code: int, proof: ProofCheck | None) -> int:
+    """`code`, or :data:`PROOF_REJECTED` with a line on stderr when the checker rejected the proof."""
+    if proof is None or proof.accepted is not False:
+        return code
+    print(f"gameproof: the DRAT proof {proof.path} was REJECTED by {proof.checker.value}: the refutation is not "
+          "confirmed; do not trust this answer", file=sys.stderr)
+    return PROOF_REJECTED

@@ -1,7 +1,8 @@
 """`gameproof check FILE.py::FUNCTION`: prove a harness's verify() properties or find counterexamples.
 
 Exit codes: 0 verified, 1 counterexample or cover() witness (or vacuous assumptions), 2 bad input
-(including a harness that fails or whose witness does not replay), 3 unknown (time limit).
+(including a harness that fails or whose witness does not replay), 3 unknown (time limit), 4 the
+--proof written was rejected by its checker (drat-trim, or dratify without it).
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help=f"SAT backend: a PySAT name or alias, or ext:BINARY (default {DEFAULT_SOLVER})")
     parser.add_argument("--timeout", type=float, metavar="S", help="give up after S seconds (status unknown)")
     parser.add_argument("--dimacs", metavar="OUT.cnf", help="write the CNF (satisfiable iff something is found)")
-    parser.add_argument("--proof", metavar="OUT.drat", help="write a DRAT proof when nothing is found")
+    parser.add_argument("--proof", metavar="OUT.drat", help="write a DRAT proof when nothing is found, and check it")
     parser.add_argument("--playback", metavar="TEST.py", help="write a pytest file that replays the witness")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from gameproof.commands._output import proof_exit_code
     from gameproof.errors import BadInput
     from gameproof.logic.harness import EXIT_CODES, Outcome, check, load_harness
     from gameproof.logic.playback import write_playback
@@ -65,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
         _print_report(report, solver, playback)
     if args.proof and report.proof is None:
         print(f"gameproof: no proof written to {args.proof}: nothing to refute, or the time ran out", file=sys.stderr)
-    return EXIT_CODES[report.outcome]
+    return proof_exit_code(EXIT_CODES[report.outcome], report.proof)
 
 
 def _print_report(report: "Report", solver: str, playback: str | None) -> None:
-    from gameproof.commands._output import console
+    from gameproof.commands._output import console, print_proof
 
     out = console()
     colour = {0: "green", 1: "red", 2: "yellow", 3: "yellow", 4: "red"}[int(report.outcome)]
@@ -80,5 +82,6 @@ def _print_report(report: "Report", solver: str, playback: str | None) -> None:
         out.print(f"  {prop.outcome.label:<14} {prop.kind} {prop.message!r}")
     out.print(f"[dim]{report.gates} gates, {report.variables} variables, {report.clauses} clauses; "
               f"encoded in {report.encode_seconds:.3f} s, solved by {solver} in {report.solve_seconds:.3f} s[/]")
+    print_proof(out, report.proof)
     if playback:
         out.print(f"playback test written to {playback}")

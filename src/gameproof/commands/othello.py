@@ -8,7 +8,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from gameproof.commands._output import console, formula_size, print_json, print_proof, progress_console
+from gameproof.commands._output import (console, formula_size, print_json, print_proof, progress_console,
+                                        proof_exit_code)
 from gameproof.errors import BadInput
 
 
@@ -50,8 +51,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "reach",
         help="is a position with at least N legal moves reachable? (SAT)",
         description="Ask a SAT solver whether a position with at least N legal moves is reachable from the "
-        "start within P moves (passes in between are free in the direct encoding). A witness is replayed on the concrete engine before it is printed. "
-        "Exit 0 sat, 1 unsat, 3 unknown (time limit).",
+        "start within P moves (passes in between are free in the direct encoding). A witness is replayed on the "
+        "concrete engine before it is printed. Exit 0 sat, 1 unsat, 3 unknown (time limit), 4 the --proof was "
+        "rejected by its checker.",
     )
     goal = reach.add_mutually_exclusive_group(required=True)
     goal.add_argument("--legal-moves", type=int, metavar="N", help="a position with at least N legal moves")
@@ -75,7 +77,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="is this exact position reachable from the start? (SAT)",
         description="Prove an exact position reachable (with a record that replays to it) or unreachable "
         "(necessary conditions, then a SAT refutation over every game with the right number of moves). "
-        "Exit 0 reachable, 1 unreachable, 3 unknown.",
+        "Exit 0 reachable, 1 unreachable, 3 unknown, 4 the --proof was rejected by its checker.",
     )
     _add_position_arguments(reachable)
     _add_solver_arguments(reachable)
@@ -99,7 +101,7 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
                         "Kissat writes a DRAT proof)")
     parser.add_argument("--timeout", type=_positive_seconds, metavar="S", help="give up after S seconds of solving")
     parser.add_argument("--proof", metavar="OUT.drat",
-                        help="write a DRAT proof of a refutation (checked when drat-trim is installed)")
+                        help="write a DRAT proof of a refutation and check it (exit code 4 if rejected)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -244,10 +246,10 @@ def run_reach(args: argparse.Namespace) -> int:
             out.print(f"record: {result.witness.record}")
             color = "black" if result.witness.black_to_move else "white"
             out.print(str(Position.from_bitboards(result.witness.player, result.witness.opponent, color)))
-        print_proof(out, result.proof, result.proof_checked)
+        print_proof(out, result.proof)
         for note in result.notes:
             out.print(f"note: {note}")
-    return {"sat": 0, "unsat": 1, "unknown": 3}[result.status]
+    return proof_exit_code({"sat": 0, "unsat": 1, "unknown": 3}[result.status], result.proof)
 
 
 def _run_flips(args: argparse.Namespace) -> int:
@@ -271,8 +273,8 @@ def _run_flips(args: argparse.Namespace) -> int:
             out.print(f"record: {result.witness.record}, then {color} plays {square_name(result.square)} "
                       f"flipping {result.flipped}")
             out.print(str(Position.from_bitboards(result.witness.player, result.witness.opponent, color)))
-        print_proof(out, result.proof, result.proof_checked)
-    return {"sat": 0, "unsat": 1, "unknown": 3}[result.status]
+        print_proof(out, result.proof)
+    return proof_exit_code({"sat": 0, "unsat": 1, "unknown": 3}[result.status], result.proof)
 
 
 @contextmanager
@@ -308,5 +310,5 @@ def run_reachable(args: argparse.Namespace) -> int:
         if result.variables:
             out.print(f"{result.plies} moves, {result.variables:,} variables, {result.clauses:,} clauses; "
                       f"encoded in {result.encode_seconds:.2f} s, solved in {result.solve_seconds:.2f} s")
-        print_proof(out, result.proof, result.proof_checked)
-    return {"reachable": 0, "unreachable": 1, "unknown": 3}[result.status]
+        print_proof(out, result.proof)
+    return proof_exit_code({"reachable": 0, "unreachable": 1, "unknown": 3}[result.status], result.proof)
