@@ -72,7 +72,8 @@ class ProofCheck:
         if self.verdict is Verdict.TIMED_OUT:
             return f"not checked: {self.checker.value} ran out of time"
         return (f"not checked: {self.size / 1e6:.1f} MB is too large for the pure-Python checker (limit "
-                f"{PURE_PYTHON_LIMIT / 1e6:.1f} MB); install drat-trim, or set {CHECKER_VARIABLE}=dratify to check it anyway")
+                f"{PURE_PYTHON_LIMIT / 1e6:.1f} MB); install drat-trim, or set {CHECKER_VARIABLE}=dratify "
+                "to check it anyway")
 
     def to_json(self) -> dict[str, Any]:
         """``proof``, ``proof_checked`` (true, false, or null when not checked), ``proof_checker`` and
@@ -133,7 +134,8 @@ def _run_dratify(cnf: Cnf, proof: str | Path) -> Verdict:
     for clause in cnf.clauses():
         formula.add_dimacs(clause)
     try:
-        steps = [("d" if deletion else "a", tuple(map(from_dimacs, clause))) for deletion, clause in read_drat(proof)]
+        steps = [("d" if deletion else "a", tuple(map(from_dimacs, clause)))
+                 for deletion, clause in read_drat(proof)]
         result = dratify.check_proof(formula, steps)
     except (ValueError, IndexError):  # not a DRAT proof: a bad token, a literal 0, a truncated binary clause
         return Verdict.REJECTED
