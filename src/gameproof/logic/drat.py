@@ -28,9 +28,10 @@ from gameproof.logic.dimacs import write_dimacs
 
 CHECKER_VARIABLE = "GAMEPROOF_DRAT_CHECKER"
 
-#: The largest proof, in bytes, that dratify checks unasked. Measured here (forward checking, one core):
-#: binary CaDiCaL proofs of 0.2 MB in 2 s, 1 MB in 5 s, 2 MB in 37 s, 9 MB in 105 s (drat-trim: 0.1 to 3 s).
-PURE_PYTHON_LIMIT = 2_000_000
+#: The largest proof, in bytes, that dratify checks unasked: on binary CaDiCaL proofs it took 5 to 25 s
+#: of CPU per MB here (drat-trim: 0.1 to 4 s for proofs up to 11 MB), so about half a minute at most
+#: (docs/benchmarks.md, "DRAT proof checking").
+PURE_PYTHON_LIMIT = 1_000_000
 
 
 class Checker(enum.Enum):
