@@ -70,6 +70,13 @@ def test_reach_flips_finds_and_refutes(capsys):
     assert json.loads(capsys.readouterr().out)["status"] == "unsat"
 
 
+def test_reach_flips_checks_its_proof(tmp_path, capsys, dratify_only):
+    proof = tmp_path / "flips.drat"
+    assert main(["othello", "reach", "--flips", "3", "--plies", "2", "--proof", str(proof), "--json"]) == 1
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["status"] == "unsat" and (answer["proof_checked"], answer["proof_checker"]) == (True, "dratify")
+
+
 @pytest.mark.parametrize("extra", [["--legal-moves", "3"], ["--encoding", "generic"], ["--rules", "relaxed"]])
 def test_reach_flips_refuses_what_it_does_not_do(capsys, extra):
     assert main(["othello", "reach", "--flips", "5", "--plies", "6", *extra]) == 2

@@ -26,12 +26,12 @@ def test_first_cubes_follow_the_rules():
 def test_a_refutation_by_cubes_has_every_proof_and_the_coverage_checked(tmp_path):
     result = solve_by_cubes(13, 6, tmp_path / "j.db", cube_plies=3, workers=2, proof_dir=tmp_path)
     assert result.status == "unsat" and result.cubes == 17
-    assert result.proofs_checked == result.cubes and result.coverage_checked is True
+    assert result.cube_proofs == {"verified": result.cubes} and result.coverage.accepted is True
 
 
 def test_a_cube_past_its_budget_is_split_and_the_answer_stands(tmp_path):
     result = solve_by_cubes(13, 6, tmp_path / "j.db", cube_plies=3, conflicts=300, workers=1, proof_dir=tmp_path)
-    assert result.status == "unsat" and result.splits > 0 and result.coverage_checked is True
+    assert result.status == "unsat" and result.splits > 0 and result.coverage.accepted is True
 
 
 def test_a_satisfiable_cube_gives_a_witness_that_replays(tmp_path):

@@ -9,7 +9,8 @@ from gameproof.errors import BadInput
 from gameproof.games.othello import rules
 from gameproof.games.othello.notation import PASS, tokenize_record
 from gameproof.games.othello.reach import default_plies, replay, short_plies, solve_flips, solve_reach, solve_reachable
-from gameproof.logic.drat import find_checker
+from gameproof.logic import drat
+from gameproof.logic.drat import Checker, Verdict
 
 
 def _turn(player: int, opponent: int) -> tuple[int, int]:
@@ -140,10 +141,10 @@ def test_without_a_bound_short_games_without_passes_are_tried_first(monkeypatch)
     assert found.notes and "at most 6 moves without a pass: unsat" in found.notes[0]
 
 
-def test_a_proof_is_only_asked_of_the_complete_formula(tmp_path, monkeypatch):
-    monkeypatch.setenv("GAMEPROOF_DRAT_CHECKER", str(tmp_path / "missing-checker"))
+def test_a_proof_is_only_asked_of_the_complete_formula(tmp_path, dratify_only):
     result = solve_reach(56, proof=tmp_path / "refutation.drat")  # 4 moves: no stage before it
     assert result.status == "unsat" and result.passes and not result.notes and result.plies == 4
+    assert result.proof.verdict is Verdict.VERIFIED
 
 
 @pytest.mark.parametrize(
@@ -272,38 +273,38 @@ def test_cheap_refutations():
     assert "connected" in solve_reachable(1 | 0x0000_0008_1000_0000, 0x0000_0010_0800_0000, True).reason
 
 
-needs_checker = pytest.mark.skipif(find_checker() is None, reason="no DRAT checker (drat-trim) on PATH")
-
-
-@needs_checker
-def test_unsat_answers_come_with_a_checked_drat_proof(tmp_path):
+def test_unsat_answers_come_with_a_drat_proof_dratify_checks(tmp_path, dratify_only):
     result = solve_reach(14, plies=5, proof=tmp_path / "refutation.drat")
-    assert result.status == "unsat" and result.proof_checked is True
+    assert result.status == "unsat" and result.proof.checker is Checker.DRATIFY
+    assert result.proof.verdict is Verdict.VERIFIED and result.proof.path == str(tmp_path / "refutation.drat")
 
 
-@needs_checker
-def test_the_checker_rejects_a_proof_that_proves_nothing(tmp_path):
+def test_the_checker_rejects_a_proof_that_proves_nothing(tmp_path, dratify_only):
     from gameproof.games.othello.reach import encode
-    from gameproof.logic.drat import check_drat
 
     cnf, _ = encode(14, 5, "strict", "direct")
     empty = tmp_path / "empty.drat"
     empty.write_text("")
-    assert check_drat(cnf, empty) is False
+    assert drat.check_drat(cnf, empty).verdict is Verdict.REJECTED
 
 
-def test_without_a_checker_proofs_are_written_but_unchecked(tmp_path, monkeypatch):
-    monkeypatch.setenv("GAMEPROOF_DRAT_CHECKER", str(tmp_path / "missing-checker"))
+def test_a_proof_too_large_for_dratify_is_written_but_not_checked(tmp_path, monkeypatch):
+    monkeypatch.setattr(drat, "PURE_PYTHON_LIMIT", 1000)
+    monkeypatch.delenv(drat.CHECKER_VARIABLE, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no drat-trim
     result = solve_reach(14, plies=5, proof=tmp_path / "refutation.drat")
-    assert result.status == "unsat" and result.proof_checked is None
-    assert (tmp_path / "refutation.drat").stat().st_size > 0
+    assert result.status == "unsat" and result.proof.verdict is Verdict.TOO_LARGE and result.proof.accepted is None
+    assert (tmp_path / "refutation.drat").stat().st_size == result.proof.size > 1000
 
 
-def test_cli_names_the_proof_and_whether_it_was_checked(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("GAMEPROOF_DRAT_CHECKER", str(tmp_path / "missing-checker"))
+def test_cli_names_the_proof_and_its_checker(tmp_path, capsys, dratify_only):
     proof = tmp_path / "refutation.drat"
-    assert main(["othello", "reach", "--legal-moves", "14", "--plies", "5", "--proof", str(proof)]) == 1
-    assert f"DRAT proof: {proof} (not checked: no checker)" in capsys.readouterr().out.replace("\n", "")
+    assert main(["othello", "reach", "--legal-moves", "14", "--plies", "5", "--proof", str(proof), "--json"]) == 1
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["proof"], answer["proof_checked"], answer["proof_checker"]) == (str(proof), True, "dratify")
+    unreachable = "-" * 27 + "XXO" + "-" * 5 + "XXX" + "-" * 26  # d4 e4 d5 e5 f5 black, f4 white: 2 moves
+    assert main(["othello", "reachable", f"--board={unreachable}", "--to-move", "white", "--proof", str(proof)]) == 1
+    assert f"DRAT proof: {proof} (checked by dratify)" in " ".join(capsys.readouterr().out.split())
 
 
 def _most_flips_by_enumeration(plies: int) -> int:

@@ -19,16 +19,19 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress, ProgressColumn
 
+    from gameproof.logic.drat import ProofCheck
+
 #: The file name that means standard output, where an option allows it.
 STDOUT = "-"
 
 
 def exit_codes(ok: str = "done", finding: str | None = None, unknown: bool = False,
-               bad_input: str = "bad input (one line on stderr, never a traceback)") -> str:
+               bad_input: str = "bad input (one line on stderr, never a traceback)", proof: bool = False) -> str:
     """A command's help epilog: what its exit codes mean, in the README's scheme (0 ok, 1 a finding, 2 bad
-    input, 3 unknown; 130 interrupted)."""
+    input, 3 unknown, 4 a proof its checker rejected; 130 interrupted)."""
     codes = [f"0 {ok}", *([f"1 {finding}"] if finding else []), f"2 {bad_input}",
-             *(["3 unknown (a time limit ran out)"] if unknown else []), "130 interrupted (Ctrl-C)"]
+             *(["3 unknown (a time limit ran out)"] if unknown else []),
+             *(["4 the --proof written was rejected by its checker"] if proof else []), "130 interrupted (Ctrl-C)"]
     return textwrap.fill("exit codes: " + "; ".join(codes) + ".", 79)
 
 
@@ -79,6 +82,9 @@ def write_output(path: str, text: str) -> None:
     except OSError as error:
         raise BadInput(f"cannot write {path}: {error.strerror}") from None
 
+#: The exit code of a command whose DRAT proof the checker rejected.
+PROOF_REJECTED = 4
+
 
 def print_json(payload: dict[str, Any]) -> None:
     """Print one JSON document on stdout."""
@@ -124,8 +130,17 @@ def formula_size(result: Any) -> str:
             f"solved in {result.solve_seconds:.2f} s")
 
 
-def print_proof(out: Console, proof: str | None, checked: bool | None) -> None:
-    """Where a DRAT proof was written and whether the checker accepted it."""
+def print_proof(out: Console, proof: ProofCheck | None) -> None:
+    """Where a DRAT proof was written and what its checker said (a rejection in bold red)."""
     if proof is not None:
-        verdict = {True: "checked by drat-trim", False: "REJECTED by the checker", None: "not checked: no checker"}
-        out.print(f"DRAT proof: {proof} ({verdict[checked]})")
+        style = "bold red" if proof.accepted is False else None
+        out.print(f"DRAT proof: {proof.path} ({proof.describe()})", style=style, markup=False)
+
+
+def proof_exit_code(code: int, proof: ProofCheck | None) -> int:
+    """`code`, or :data:`PROOF_REJECTED` with a line on stderr when the checker rejected the proof."""
+    if proof is None or proof.accepted is not False:
+        return code
+    print(f"gameproof: the DRAT proof {proof.path} was REJECTED by {proof.checker.value}: the refutation is not "
+          "confirmed; do not trust this answer", file=sys.stderr)
+    return PROOF_REJECTED

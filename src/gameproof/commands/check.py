@@ -18,7 +18,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=exit_codes("verified", "a counterexample, a cover() witness, or assumptions that never hold",
                           unknown=True, bad_input="bad input, or a harness that fails or whose witness does not "
-                          "replay (one line on stderr)"),
+                          "replay (one line on stderr)", proof=True),
     )
     parser.add_argument("target", metavar="FILE.py::FUNCTION", help="the harness function to check")
     parser.add_argument("--solver", help="SAT backend: a PySAT name or alias, or ext:BINARY (default cadical195)")
@@ -26,7 +26,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help="give up after S seconds, tracing included (status unknown)")
     parser.add_argument("--dimacs", metavar="OUT.cnf", type=output_file,
                         help="write the CNF (satisfiable iff something is found)")
-    parser.add_argument("--proof", metavar="OUT.drat", type=output_file, help="write a DRAT proof when nothing is found")
+    parser.add_argument("--proof", metavar="OUT.drat", type=output_file, help="write a DRAT proof when nothing is found, and check it")
     parser.add_argument("--playback", metavar="TEST.py", type=output_file,
                         help="write a pytest file that replays the witness")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
@@ -34,6 +34,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from gameproof.commands._output import proof_exit_code
     from gameproof.errors import BadInput
     from gameproof.logic.harness import EXIT_CODES, Outcome, check, load_harness
     from gameproof.logic.playback import write_playback
@@ -64,11 +65,11 @@ def run(args: argparse.Namespace) -> int:
         _print_report(report, solver, playback)
     if args.proof and report.proof is None:
         print(f"gameproof: no proof written to {args.proof}: nothing to refute, or the time ran out", file=sys.stderr)
-    return EXIT_CODES[report.outcome]
+    return proof_exit_code(EXIT_CODES[report.outcome], report.proof)
 
 
 def _print_report(report: "Report", solver: str, playback: str | None) -> None:
-    from gameproof.commands._output import console
+    from gameproof.commands._output import console, print_proof
 
     out = console()
     colour = {0: "green", 1: "red", 2: "yellow", 3: "yellow", 4: "red"}[int(report.outcome)]
@@ -80,5 +81,6 @@ def _print_report(report: "Report", solver: str, playback: str | None) -> None:
     if report.variables:
         out.print(f"[dim]{report.gates} gates, {report.variables} variables, {report.clauses} clauses; "
                   f"encoded in {report.encode_seconds:.3f} s, solved by {solver} in {report.solve_seconds:.3f} s[/]")
+    print_proof(out, report.proof)
     if playback:
         out.print(f"playback test written to {playback}")

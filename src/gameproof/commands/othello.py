@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 from gameproof.commands._output import (
     STDOUT, console, exit_codes, formula_size, output_file, output_file_or_stdout, print_json, print_proof, progress_bar,
-    progress_console, time_limit, write_output,
+    PROOF_REJECTED, progress_console, proof_exit_code, time_limit, write_output,
 )
 from gameproof.errors import BadInput
 
@@ -56,7 +56,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="is a position with at least N legal moves reachable? (SAT)",
         description="Ask a SAT solver whether a position with at least N legal moves is reachable from the "
         "start within P moves (passes in between are free in the direct encoding). A witness is replayed on the concrete engine before it is printed.",
-        epilog=exit_codes("sat: a position found, replayed on the engine", "unsat: none within the bound", unknown=True),
+        epilog=exit_codes("sat: a position found, replayed on the engine", "unsat: none within the bound", unknown=True, proof=True),
     )
     goal = reach.add_mutually_exclusive_group(required=True)
     goal.add_argument("--legal-moves", type=int, metavar="N",
@@ -82,7 +82,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="is this exact position reachable from the start? (SAT)",
         description="Prove an exact position reachable (with a record that replays to it) or unreachable "
         "(necessary conditions, then a SAT refutation over every game with the right number of moves).",
-        epilog=exit_codes("reachable: a record replays to it", "unreachable", unknown=True),
+        epilog=exit_codes("reachable: a record replays to it", "unreachable", unknown=True, proof=True),
     )
     _add_position_arguments(reachable)
     _add_solver_arguments(reachable)
@@ -139,7 +139,7 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
                         "Kissat writes a DRAT proof)")
     parser.add_argument("--timeout", type=time_limit, metavar="S", help="give up after S seconds of solving")
     parser.add_argument("--proof", metavar="OUT.drat", type=output_file,
-                        help="write a DRAT proof of a refutation (checked when drat-trim is installed)")
+                        help="write a DRAT proof of a refutation and check it (exit code 4 if rejected)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
 
@@ -293,10 +293,10 @@ def run_reach(args: argparse.Namespace) -> int:
             out.print(f"record: {result.witness.record}")
             color = "black" if result.witness.black_to_move else "white"
             out.print(str(Position.from_bitboards(result.witness.player, result.witness.opponent, color)))
-        print_proof(out, result.proof, result.proof_checked)
+        print_proof(out, result.proof)
         for note in result.notes:
             out.print(f"note: {note}")
-    return {"sat": 0, "unsat": 1, "unknown": 3}[result.status]
+    return proof_exit_code({"sat": 0, "unsat": 1, "unknown": 3}[result.status], result.proof)
 
 
 def _run_flips(args: argparse.Namespace) -> int:
@@ -320,8 +320,8 @@ def _run_flips(args: argparse.Namespace) -> int:
             out.print(f"record: {result.witness.record}, then {color} plays {square_name(result.square)} "
                       f"flipping {result.flipped}")
             out.print(str(Position.from_bitboards(result.witness.player, result.witness.opponent, color)))
-        print_proof(out, result.proof, result.proof_checked)
-    return {"sat": 0, "unsat": 1, "unknown": 3}[result.status]
+        print_proof(out, result.proof)
+    return proof_exit_code({"sat": 0, "unsat": 1, "unknown": 3}[result.status], result.proof)
 
 
 @contextmanager
@@ -357,21 +357,22 @@ def run_reachable(args: argparse.Namespace) -> int:
         if result.variables:
             out.print(f"{result.plies} moves, {result.variables:,} variables, {result.clauses:,} clauses; "
                       f"encoded in {result.encode_seconds:.2f} s, solved in {result.solve_seconds:.2f} s")
-        print_proof(out, result.proof, result.proof_checked)
-    return {"reachable": 0, "unreachable": 1, "unknown": 3}[result.status]
+        print_proof(out, result.proof)
+    return proof_exit_code({"reachable": 0, "unreachable": 1, "unknown": 3}[result.status], result.proof)
 
 
 def run_equivalence(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from gameproof.games.othello.equivalence import Claim, build_miter, check_miter
-    from gameproof.logic.drat import check_drat
+    from gameproof.logic.drat import ProofCheck, check_drat
 
     folder = Path(args.proof) if args.proof else None
     if folder is not None and not folder.is_dir():
         raise BadInput(f"--proof needs an existing folder: {args.proof}")
     rule_sets = ("strict", "relaxed") if args.rules == "both" else (args.rules,)
-    rows = []
+    rows: list[dict] = []
+    checks: dict[int, ProofCheck] = {}
     for rule_set in rule_sets:
         for claim in Claim:
             miter = build_miter(rule_set, claim)
@@ -382,19 +383,20 @@ def run_equivalence(args: argparse.Namespace) -> int:
             if result.counterexample is not None:
                 row["counterexample"] = {name: f"{value:#x}" for name, value in result.counterexample.items()}
             if proof is not None and result.equal:
-                row.update(proof=str(proof), proof_checked=check_drat(miter.cnf, proof))
+                checks[len(rows)] = check_drat(miter.cnf, proof)
+                row.update(checks[len(rows)].to_json())
             rows.append(row)
     if args.json:
         print_json({"miters": rows, "equal": all(row["equal"] for row in rows)})
     else:
         out = console()
-        for row in rows:
+        for index, row in enumerate(rows):
             verdict = "equal (unsat)" if row["equal"] else f"DIFFERENT: {row['counterexample']}"
             out.print(f"{row['rules']:7} {row['claim']:8} {verdict}; {row['variables']:,} variables, "
                       f"{row['clauses']:,} clauses, {row['solve_seconds']:.2f} s")
-            if "proof" in row:
-                print_proof(out, row["proof"], row["proof_checked"])
-    return 0 if all(row["equal"] for row in rows) else 1
+            print_proof(out, checks.get(index))
+    code = 0 if all(row["equal"] for row in rows) else 1
+    return max([code, *(proof_exit_code(code, check) for check in checks.values())])
 
 
 def run_cubes(args: argparse.Namespace) -> int:
@@ -423,12 +425,17 @@ def run_cubes(args: argparse.Namespace) -> int:
                   f"({result.splits} split again), {result.cube_seconds:.1f} s of solving in {result.wall_seconds:.1f} s")
         if result.witness is not None:
             out.print(f"record: {result.witness.record}")
-        if result.coverage_proof is not None:
-            out.print(f"cube proofs checked: {result.proofs_checked or 0} of {result.cubes}")
-            print_proof(out, result.coverage_proof, result.coverage_checked)
+        if result.coverage is not None:
+            verdicts = ", ".join(f"{count} {verdict}" for verdict, count in sorted(result.cube_proofs.items()))
+            out.print(f"cube proofs: {verdicts}")
+            print_proof(out, result.coverage)
         for note in result.notes:
             out.print(f"note: {note}")
-    return {"sat": 0, "unsat": 1, "unknown": 3}[result.status]
+    code = proof_exit_code({"sat": 0, "unsat": 1, "unknown": 3}[result.status], result.coverage)
+    if result.cube_proofs.get("rejected"):
+        print("gameproof: a cube's DRAT proof was REJECTED: the refutation is not confirmed", file=sys.stderr)
+        return PROOF_REJECTED
+    return code
 
 
 def _cube_progress(done: int, total: int, elapsed: float) -> None:

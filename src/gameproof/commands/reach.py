@@ -30,7 +30,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "position's words from the side to move's view, as the rules are written (it may choose values with "
         "gameproof.logic.any_uint and restrict them with assume). A witness is replayed on the concrete engine "
         "before it is printed.",
-        epilog=exit_codes("sat: a game found, replayed on the engine", "unsat: none within P moves", unknown=True))
+        epilog=exit_codes("sat: a game found, replayed on the engine", "unsat: none within P moves", unknown=True, proof=True))
     reach.add_argument("game", metavar="GAME", help=GAME_HELP)
     reach.add_argument("--plies", type=int, required=True, metavar="P", help="the most moves played (passes not counted)")
     reach.add_argument("--where", required=True, metavar="FILE.py::PREDICATE", help="the predicate on the final position")
@@ -39,13 +39,14 @@ def register(commands: argparse._SubParsersAction) -> None:
     reach.add_argument("--solver", default="cadical195", help="a PySAT backend, ext:BINARY or race:A,B (default cadical195)")
     reach.add_argument("--timeout", type=time_limit, metavar="S", help="give up after S seconds of solving")
     reach.add_argument("--proof", metavar="OUT.drat", type=output_file,
-                       help="write a DRAT proof of a refutation (checked when drat-trim is installed)")
+                       help="write a DRAT proof of a refutation and check it (exit code 4 if rejected)")
     reach.add_argument("--dimacs", metavar="OUT.cnf", type=output_file, help="also write the formula in DIMACS")
     reach.add_argument("--json", action="store_true", help="one JSON document on stdout")
     reach.set_defaults(handler=run_reach)
 
 
 def run_reach(args: argparse.Namespace) -> int:
+    from gameproof.commands._output import proof_exit_code
     from gameproof.games.reach import solve_reach
     from gameproof.games.registry import load_game
     from gameproof.logic.harness import load_harness
@@ -69,5 +70,5 @@ def run_reach(args: argparse.Namespace) -> int:
             if chosen:
                 out.print("choices: " + " ".join(f"{k}={v}" for k, v in chosen.items()))
             out.print(str(result.final))
-        print_proof(out, result.proof, result.proof_checked)
-    return EXIT_CODES[result.status.value]
+        print_proof(out, result.proof)
+    return proof_exit_code(EXIT_CODES[result.status.value], result.proof)

@@ -8,7 +8,8 @@ side to move, in the style of the rules; it may itself choose values with ``any_
 with ``assume`` (the square of a move to measure, say). A witness is re-played on the concrete engine
 before it is reported: its moves on :class:`~gameproof.games.state.RulesState`, then the predicate on plain
 ints. A predicate that calls the game's rule functions takes them as a keyword argument ``rules`` (bound to
-the game's parameters: ``rules.legal(player, opponent)``). A refutation can come with a DRAT proof, checked when a checker is installed.
+the game's parameters: ``rules.legal(player, opponent)``). A refutation can come with a DRAT proof, checked by
+:func:`gameproof.logic.drat.check_drat`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from gameproof.games.declaration import ONGOING, PASS
 from gameproof.games.game import Game
 from gameproof.games.state import RulesState
 from gameproof.logic import Bit, Outcome, Word, any_uint, assume, check, cover, ite, replay, zext
+from gameproof.logic.drat import ProofCheck, proof_json
 
 STOP = 64  # the choice that ends the game here (moves are 0..63)
 Predicate = Callable[..., Any]
@@ -54,8 +56,7 @@ class ReachResult:
     clauses: int = 0
     encode_seconds: float = 0.0
     solve_seconds: float = 0.0
-    proof: str | None = None
-    proof_checked: bool | None = None
+    proof: ProofCheck | None = None  # the DRAT proof of a refutation, and its check
 
     def to_json(self) -> dict[str, Any]:
         return {"status": self.status.value, "game": self.game, "plies": self.plies, "moves": self.moves,
@@ -64,7 +65,7 @@ class ReachResult:
                 "choices": {k: v for k, v in self.inputs.items() if not k.startswith("ply")},
                 "variables": self.variables, "clauses": self.clauses,
                 "encode_seconds": round(self.encode_seconds, 3), "solve_seconds": round(self.solve_seconds, 3),
-                "proof": self.proof, "proof_checked": self.proof_checked}
+                **proof_json(self.proof)}
 
 
 def _select(cond: Any, then: Any, other: Any) -> Any:
@@ -186,6 +187,6 @@ def solve_reach(game: Game, plies: int, predicate: Predicate, solver: str, secon
         result.moves = [result.final.move_name(m) for m in result.final.history]
     elif report.outcome in (Outcome.VERIFIED, Outcome.VACUOUS):
         result.status = ReachStatus.UNSAT
-        result.proof, result.proof_checked = report.proof, report.proof_checked
+        result.proof = report.proof
     result.solve_seconds = time.perf_counter() - started - result.encode_seconds
     return result

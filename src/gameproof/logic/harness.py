@@ -25,7 +25,7 @@ from gameproof.loading import import_file
 from gameproof.logic.circuit import FALSE, TRUE, Circuit
 from gameproof.logic.cnf import Cnf, Encoding, tseitin
 from gameproof.logic.dimacs import write_dimacs
-from gameproof.logic.drat import check_drat
+from gameproof.logic.drat import ProofCheck, check_drat, find_drat_trim, proof_json
 from gameproof.logic.simplify import propagate_units
 from gameproof.logic.solvers import DEFAULT_SOLVER, Solver, open_solver
 from gameproof.logic.words import Bit, Word
@@ -221,8 +221,7 @@ class Report:
     encode_seconds: float = 0.0
     solve_seconds: float = 0.0
     finding_index: int | None = None  # which property the reported inputs belong to
-    proof: str | None = None  # where a DRAT proof was written
-    proof_checked: bool | None = None  # whether a DRAT checker accepted it (None: no checker installed)
+    proof: ProofCheck | None = None  # the DRAT proof written, and its check
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document of ``gameproof check --json``."""
@@ -235,8 +234,7 @@ class Report:
             "gates": self.gates,
             "encode_seconds": round(self.encode_seconds, 6),
             "solve_seconds": round(self.solve_seconds, 6),
-            "proof": self.proof,
-            "proof_checked": self.proof_checked,
+            **proof_json(self.proof),
             "properties": [
                 {"kind": p.kind, "message": p.message, "status": p.outcome.label, "inputs": p.inputs}
                 for p in self.properties
@@ -310,8 +308,10 @@ def check(harness: Harness, solver: str = DEFAULT_SOLVER, seconds: float | None 
 
     ``dimacs`` receives the formula "some property has a finding" (satisfiable exactly when some
     verify() fails or some cover() is satisfied); ``proof`` receives a DRAT refutation of that formula
-    when it is unsatisfiable.
+    when it is unsatisfiable, checked by :func:`~gameproof.logic.drat.check_drat` (``Report.proof``).
     """
+    if proof is not None:
+        find_drat_trim()  # a checker named but missing fails before solving
     started = time.perf_counter()
     deadline = None if seconds is None else time.monotonic() + seconds
     try:
@@ -334,9 +334,8 @@ def check(harness: Harness, solver: str = DEFAULT_SOLVER, seconds: float | None 
             results.append(_check_property(harness, traced, sat, index, prop, deadline))
     report = _summarise(results)
     if proof is not None and report.outcome in (Outcome.VERIFIED, Outcome.VACUOUS):
-        report.proof = _write_proof(traced, solver, proof, deadline)
-        if report.proof is not None:
-            report.proof_checked = check_drat(traced.finding_formula(), report.proof)
+        if _write_proof(traced, solver, proof, deadline):
+            report.proof = check_drat(traced.finding_formula(), proof)
     report.variables, report.clauses = traced.cnf.num_vars, traced.cnf.num_clauses
     report.gates = traced.encoding.circuit.num_gates
     report.encode_seconds, report.solve_seconds = encode_seconds, time.perf_counter() - solve_started
@@ -396,14 +395,14 @@ def _check_property(harness: Harness, traced: Traced, sat: Solver, index: int, p
     return PropertyResult(prop.kind, prop.message, Outcome.VERIFIED if feasible else Outcome.VACUOUS)
 
 
-def _write_proof(traced: Traced, solver: str, path: str | Path, deadline: float | None) -> str | None:
-    """Refute "some property has a finding" with a proof-logging solver; the path, or None on timeout."""
+def _write_proof(traced: Traced, solver: str, path: str | Path, deadline: float | None) -> bool:
+    """Refute "some property has a finding" with a proof-logging solver, into `path`; False on timeout."""
     with open_solver(solver, proof=True) as prover:
         prover.add(traced.finding_formula())
         if prover.solve((), _remaining(deadline)) is not False:
-            return None
+            return False
         prover.write_proof(path)
-        return str(path)
+        return True
 
 
 def _summarise(results: list[PropertyResult]) -> Report:

@@ -13,6 +13,7 @@ resumes without solving a finished cube again.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -25,7 +26,7 @@ from gameproof.games.othello.notation import square_name
 from gameproof.games.othello.reach import Replay, decode_moves, replay
 from gameproof.games.othello.reach_direct import F5, ReachFormula, encode_direct
 from gameproof.logic.cnf import Cnf
-from gameproof.logic.drat import check_drat
+from gameproof.logic.drat import ProofCheck, check_drat
 from gameproof.logic.solvers import open_solver
 from gameproof.search.jobs import Backend, Job, Progress, SqliteJournal, run_jobs, task_name
 
@@ -118,7 +119,7 @@ def solve_cube(min_legal: int, plies: int, moves: tuple[int, ...], stops: bool, 
             solver.write_proof(proof)
     result["seconds"] = time.perf_counter() - began
     if answer is False and proof is not None:
-        result.update(proof=proof, proof_checked=check_drat(cnf, proof))
+        result.update(check_drat(cnf, proof).to_json())
     return result
 
 
@@ -135,9 +136,8 @@ class CubeResult:
     cube_seconds: float = 0.0  # solving time summed over the cubes
     wall_seconds: float = 0.0
     witness: Replay | None = None
-    proofs_checked: int | None = None  # cube proofs the checker accepted (None: not checked)
-    coverage_proof: str | None = None
-    coverage_checked: bool | None = None
+    cube_proofs: Counter[str] = field(default_factory=Counter)  # the refuted cubes' proofs, by verdict
+    coverage: ProofCheck | None = None  # the proof that the refuted cubes cover every game
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -146,9 +146,8 @@ class CubeResult:
                    "wall_seconds": round(self.wall_seconds, 3), "record": None, "notes": self.notes}
         if self.witness is not None:
             payload.update(record=self.witness.record, legal_move_count=self.witness.legal_move_count)
-        if self.coverage_proof is not None:
-            payload.update(proofs_checked=self.proofs_checked, coverage_proof=self.coverage_proof,
-                           coverage_checked=self.coverage_checked)
+        if self.coverage is not None:
+            payload.update(cube_proofs=dict(self.cube_proofs), coverage=self.coverage.to_json())
         return payload
 
 
@@ -204,17 +203,17 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
                 else:
                     refuted.append(cube)
                     result.cubes += 1
-                    if folder is not None and answer.get("proof_checked"):
-                        result.proofs_checked = (result.proofs_checked or 0) + 1
+                    if folder is not None:
+                        result.cube_proofs[answer["proof_verdict"]] += 1
             cubes = deeper
     result.status = "unsat"
     if folder is not None:
-        result.coverage_proof, result.coverage_checked = _cover(formula, refuted, folder / "coverage.drat")
+        result.coverage = _cover(formula, refuted, folder / "coverage.drat")
     result.wall_seconds = time.perf_counter() - began
     return result
 
 
-def _cover(formula: ReachFormula, cubes: list[Cube], proof: Path) -> tuple[str, bool | None]:
+def _cover(formula: ReachFormula, cubes: list[Cube], proof: Path) -> ProofCheck:
     """Refute the formula with every cube negated (so the cubes cover every game); the proof and its check."""
     covering = _with_clauses(formula.cnf, [[-lit for lit in cube.literals(formula)] or [-1] for cube in cubes])
     with open_solver(SOLVER, proof=True) as solver:
@@ -222,4 +221,4 @@ def _cover(formula: ReachFormula, cubes: list[Cube], proof: Path) -> tuple[str, 
         if solver.solve() is not False:
             raise RuntimeError("the refuted cubes do not cover every game")
         solver.write_proof(proof)
-    return str(proof), check_drat(covering, proof)
+    return check_drat(covering, proof)

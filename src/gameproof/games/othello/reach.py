@@ -28,7 +28,7 @@ from gameproof.games.othello.notation import PASS, square_name
 from gameproof.games.othello.reach_direct import RULE_SETS, FinalPosition, ReachFormula, encode_direct, encode_flips
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import write_dimacs
-from gameproof.logic.drat import check_drat
+from gameproof.logic.drat import ProofCheck, check_drat, find_drat_trim, proof_json
 from gameproof.logic.harness import trace
 from gameproof.logic.solvers import DEFAULT_SOLVER, Progress, open_solver
 
@@ -108,8 +108,7 @@ class ReachResult:
     encode_seconds: float
     solve_seconds: float
     witness: Replay | None = None
-    proof: str | None = None
-    proof_checked: bool | None = None  # None: no DRAT checker installed
+    proof: ProofCheck | None = None  # the DRAT proof of a refutation, and its check
     passes: bool = True  # whether the formula that answered covers games with passes
     notes: list[str] = field(default_factory=list)
 
@@ -139,9 +138,7 @@ class ReachResult:
                 to_move="black" if self.witness.black_to_move else "white",
                 strict_rules=self.witness.strict,
             )
-        if self.proof is not None:
-            payload.update(proof=self.proof, proof_checked=self.proof_checked)
-        return payload
+        return payload | proof_json(self.proof)
 
 
 def encode(min_legal: int, plies: int, rule_set: str, encoding: str, passes: bool = True
@@ -242,7 +239,7 @@ def _solve_once(min_legal: int, stage: Stage, rule_set: str, encoding: str, solv
     result = ReachResult(
         {True: "sat", False: "unsat", None: "unknown"}[solved.answer], min_legal, plies, rule_set, encoding,
         solved.solver, cnf.num_vars, cnf.num_clauses, encode_seconds, solved.seconds,
-        proof=solved.proof, proof_checked=solved.proof_checked, passes=stage.passes,
+        proof=solved.proof, passes=stage.passes,
     )
     if solved.answer:
         result.witness = replay(decode(solved.model))
@@ -261,13 +258,14 @@ class _Solved:
     model: set[int]
     solver: str
     seconds: float
-    proof: str | None
-    proof_checked: bool | None
+    proof: ProofCheck | None
 
 
 def _solve_cnf(cnf: Cnf, solver: str | None, seconds: float | None, proof: str | Path | None,
                progress: Progress | None) -> _Solved:
-    """Solve `cnf`; on a refutation with `proof`, write the DRAT proof and check it when a checker exists."""
+    """Solve `cnf`; on a refutation with `proof`, write the DRAT proof and check it."""
+    if proof is not None:
+        find_drat_trim()  # a checker named but missing fails before solving
     with open_solver(choose_solver(solver, proof), proof=proof is not None) as backend:
         backend.add(cnf)
         began = time.perf_counter()
@@ -278,9 +276,7 @@ def _solve_cnf(cnf: Cnf, solver: str | None, seconds: float | None, proof: str |
         if refuted_with_proof:
             backend.write_proof(proof)
         name = backend.name
-    if not refuted_with_proof:
-        return _Solved(answer, model, name, elapsed, None, None)
-    return _Solved(answer, model, name, elapsed, str(proof), check_drat(cnf, proof))
+    return _Solved(answer, model, name, elapsed, check_drat(cnf, proof) if refuted_with_proof else None)
 
 
 #: The most discs one move can flip off the centre: a corner move along a row, a column and a diagonal.
@@ -302,8 +298,7 @@ class FlipsResult:
     witness: Replay | None = None
     square: int | None = None  # the witness's move that flips them
     flipped: int | None = None
-    proof: str | None = None
-    proof_checked: bool | None = None
+    proof: ProofCheck | None = None  # the DRAT proof of a refutation, and its check
 
     def to_json(self) -> dict:
         return {"status": self.status, "flips_wanted": self.min_flips, "plies": self.plies, "solver": self.solver,
@@ -312,7 +307,7 @@ class FlipsResult:
                 "move": None if self.square is None else square_name(self.square), "flipped": self.flipped,
                 "variables": self.variables, "clauses": self.clauses,
                 "encode_seconds": round(self.encode_seconds, 3), "solve_seconds": round(self.solve_seconds, 3),
-                "proof": self.proof, "proof_checked": self.proof_checked}
+                **proof_json(self.proof)}
 
 
 def solve_flips(min_flips: int, plies: int | None = None, solver: str | None = None, seconds: float | None = None,
@@ -330,7 +325,7 @@ def solve_flips(min_flips: int, plies: int | None = None, solver: str | None = N
     solved = _solve_cnf(formula.cnf, solver, seconds, proof, progress)
     result = FlipsResult({True: "sat", False: "unsat", None: "unknown"}[solved.answer], min_flips, plies,
                          solved.solver, formula.cnf.num_vars, formula.cnf.num_clauses, encoded, solved.seconds,
-                         proof=solved.proof, proof_checked=solved.proof_checked)
+                         proof=solved.proof)
     if solved.answer:
         witness = replay(decode_moves(formula, solved.model))
         square = next(s for s in range(64) if formula.chosen[s] in solved.model)
@@ -370,8 +365,7 @@ class ReachableResult:
     encode_seconds: float = 0.0
     solve_seconds: float = 0.0
     witness: Replay | None = None
-    proof: str | None = None
-    proof_checked: bool | None = None  # None: no DRAT checker installed
+    proof: ProofCheck | None = None  # the DRAT proof of a refutation, and its check
 
     def to_json(self) -> dict:
         payload = {
@@ -384,9 +378,7 @@ class ReachableResult:
             "encode_seconds": round(self.encode_seconds, 3),
             "solve_seconds": round(self.solve_seconds, 3),
         }
-        if self.proof is not None:
-            payload.update(proof=self.proof, proof_checked=self.proof_checked)
-        return payload
+        return payload | proof_json(self.proof)
 
 
 def solve_reachable(
@@ -423,7 +415,7 @@ def solve_reachable(
         return ReachableResult("unknown", "the time limit ran out", **sizes)
     if solved.answer is False:
         return ReachableResult("unreachable", f"SAT refutation: no game of {moves} moves ends here",
-                               proof=solved.proof, proof_checked=solved.proof_checked, **sizes)
+                               proof=solved.proof, **sizes)
     witness = replay(decode_moves(formula, solved.model))
     if witness.black_to_move != black_to_move:
         witness = replay([*witness.moves, PASS])  # the side with the turn has no move: the other side's turn
