@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+
+from gameproof.errors import BadInput
 
 
 def print_json(payload: dict[str, Any]) -> None:
@@ -36,3 +40,16 @@ def print_proof(out: Console, proof: str | None, checked: bool | None) -> None:
     if proof is not None:
         verdict = {True: "checked by drat-trim", False: "REJECTED by the checker", None: "not checked: no checker"}
         out.print(f"DRAT proof: {proof} ({verdict[checked]})")
+
+
+def writable_path(path: str) -> Path:
+    """The output path, once it is clear that a file can be written there (before anything is solved)."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise BadInput(f"cannot write {path}: it is a folder")
+    if not folder.is_dir():
+        raise BadInput(f"cannot write {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise BadInput(f"cannot write {path}: permission denied")
+    return target

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
+from gameproof.commands._output import writable_path
 from gameproof.commands.games import GAME_HELP, _state
 from gameproof.commands.mnk import _game_arguments, game_from_args
 from gameproof.commands.tui import GAME_SUBCOMMAND
@@ -49,19 +49,6 @@ def _svg_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--svg", required=True, metavar="FILE", help="where to write the SVG")
 
 
-def _writable(path: str) -> Path:
-    """The output path, once it is clear that a file can be written there (before anything is solved)."""
-    target = Path(path)
-    folder = target.parent
-    if target.is_dir():
-        raise BadInput(f"cannot write {path}: it is a folder")
-    if not folder.is_dir():
-        raise BadInput(f"cannot write {path}: no folder {folder}")
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise BadInput(f"cannot write {path}: permission denied")
-    return target
-
-
 def _write(path: Path, svg: str) -> int:
     try:
         path.write_text(svg, encoding="utf-8")
@@ -75,7 +62,7 @@ def run_game(args: argparse.Namespace) -> int:
     from gameproof.render.game_svg import game_svg
     from gameproof.search.solve import solve
 
-    out = _writable(args.svg)
+    out = writable_path(args.svg)
     state = _state(args)
     values = solve(state).moves if args.values and not state.is_over() else None
     return _write(out, game_svg(state, values))
@@ -85,7 +72,7 @@ def run_othello(args: argparse.Namespace) -> int:
     from gameproof.games.othello.position import Position
     from gameproof.games.othello.svg import position_svg
 
-    out = _writable(args.svg)
+    out = writable_path(args.svg)
     return _write(out, position_svg(Position.from_record(args.record), show_moves=not args.no_moves))
 
 
@@ -94,7 +81,7 @@ def run_mnk(args: argparse.Namespace) -> int:
     from gameproof.render.mnk_svg import mnk_svg
     from gameproof.search.solve import solve
 
-    out = _writable(args.svg)
+    out = writable_path(args.svg)
     state = MnkState(game_from_args(args), args.moves)
     values = solve(state).moves if args.values and not state.is_over() else None
     return _write(out, mnk_svg(state, values))
@@ -104,7 +91,7 @@ def run_sudoku(args: argparse.Namespace) -> int:
     from gameproof.games.sudoku import parse, solve
     from gameproof.render.sudoku_svg import sudoku_svg
 
-    out = _writable(args.svg)
+    out = writable_path(args.svg)
     puzzle = parse(args.puzzle)
     solution = None
     if args.solution:
