@@ -30,6 +30,7 @@ GAMES = {  # game -> value for the first player from the empty board
     "mnk:3,3,3": Value.DRAW,
     "mnk:4,3,3": Value.WIN,
     "mnk-notakto:3,3,3": Value.WIN,
+    "othello:4": Value.LOSS,  # with forced passes
 }
 
 

@@ -135,7 +135,8 @@ class Images:
         images = 0
         for word, shift, mask, table in self.tables:
             images |= table[words[word] >> shift & mask]
-        least = min(images >> offset & self.lane_mask for offset in self.offsets)
+        lane = self.lane_mask
+        least = min([images >> offset & lane for offset in self.offsets])
         if max(words) >> self.span:  # bits beyond the board's cells stay where they are
             return least << 1 | to_move, tuple(word >> self.span for word in words)
         return least << 1 | to_move

@@ -114,8 +114,9 @@ def solve_and_report(state, args: argparse.Namespace) -> int:
                  state, solution.value, moves)
     out.print(f"{engine.value}: {solution.nodes:,} nodes in {solution.seconds:.3f} s, {solution.tt_entries:,} TT entries")
     if written is not None:
-        out.print(f"certificate: {written['path']} ({written['nodes']:,} positions in {len(written['parts'])} "
-                  f"part(s), {written['bytes']:,} bytes, built in {written['seconds']:.2f} s)", markup=False, soft_wrap=True)
+        parts = len(written["parts"])
+        out.print(f"certificate: {written['path']} ({written['nodes']:,} positions in {parts} part{'s' * (parts > 1)}, "
+                  f"{written['bytes']:,} bytes, built in {written['seconds']:.2f} s)", markup=False, soft_wrap=True)
     return 0
 
 
