@@ -189,6 +189,9 @@ def test_a_truncated_or_malformed_file_is_bad_input(misere, tmp_path):
     (tmp_path / "text.cert").write_text("not a certificate\n")
     with pytest.raises(BadInput):
         check_certificate(str(tmp_path / "text.cert"))
+    for game in ("no-such-game", "mnk:9,9,3", "evil.py", "mnk-notakto:4,4,3"):  # the last: one word, not two
+        with pytest.raises(BadInput):
+            check_certificate(str(save(tmp_path / "game.cert", replace(header, game=game), [(part, records)])))
 
 
 # --- soundness: a naive certificate, built apart, is accepted exactly when its claim is true -----------
@@ -279,6 +282,8 @@ def test_solve_writes_a_certificate_that_certificate_check_accepts(tmp_path, cap
     assert main(["certificate", "check", str(path)]) == 0
     assert "ACCEPTED: draw for X (to move)" in capsys.readouterr().out
     assert sorted(os.listdir(tmp_path)) == ["ttt.cert"]  # no temporary file left behind
+    (tmp_path / "plain").write_bytes(b"")
+    assert path.stat().st_mode == (tmp_path / "plain").stat().st_mode  # permissions as for any new file
 
 
 def test_mnk_solve_writes_certificates_too(tmp_path, capsys):

@@ -150,6 +150,8 @@ def check_certificate(path: str, progress: Callable[[int, int], None] | None = N
     start = time.perf_counter()
     with CertificateReader(path) as reader:
         header = reader.header
+        if header.game.partition(":")[0].strip().endswith(".py"):
+            raise BadInput(f"certificate {path}: names the game file {header.game}; certificates name registered games")
         game = load_game(header.game)
         words = len(game.rules.start())
         if header.words != words:

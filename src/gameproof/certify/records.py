@@ -16,8 +16,8 @@ import enum
 import gzip
 import json
 import os
+import secrets
 import struct
-import tempfile
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -96,7 +96,8 @@ def write_certificate(path: str | Path, header: Header, parts: Sequence[tuple[Pa
     The file is written under a temporary name in the same folder and renamed when complete, so a run
     that fails leaves nothing behind."""
     target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # permissions as for any new file
     try:
         with os.fdopen(handle, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as out:
             out.write(_line(header.to_json()))
