@@ -11,7 +11,7 @@ be read as a certificate, or names an unknown game.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gameproof.commands._search import status_line
 
@@ -81,7 +81,7 @@ def _print_report(report: Report) -> None:
         out.print(f"position: {report.finding.position}", markup=False)
 
 
-def describe_certificate(path: str, certificate: Certificate, size: int) -> dict[str, object]:
+def describe_certificate(path: str, certificate: Certificate, size: int) -> dict[str, Any]:
     """What `solve --certificate` wrote, for its output."""
     return {"path": path, "value": certificate.header.value.value, "nodes": certificate.nodes, "bytes": size,
             "parts": [part.to_json() for part, _ in certificate.parts], "seconds": round(certificate.seconds, 3)}

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import TYPE_CHECKING, Any
 
 from gameproof.commands._search import options_from_args, print_values, search_arguments, search_progress, status_line
 from gameproof.commands.certificate import certificate_argument
 from gameproof.errors import BadInput
 from gameproof.games.declaration import Engine
+
+if TYPE_CHECKING:
+    from gameproof.games.state import RulesState
+    from gameproof.search.dfpn import Options
 
 GAME_HELP = "a game name such as connect4:6,5 or othello:6 (see `gameproof games`), or FILE.py[:PARAMS]"
 
@@ -97,7 +102,9 @@ def solve_and_report(state, args: argparse.Namespace) -> int:
     with search_progress(args.quiet or args.json) as progress:
         solution = solve(state, options, with_moves=not args.value_only, progress=progress, engine=engine,
                          keep_table=certificate_path is not None)
-    written = _write_certificate(state, options, certificate_path, args.quiet or args.json) if certificate_path else None
+    written = None
+    if certificate_path is not None:
+        written = _write_certificate(state, options, certificate_path, solution.value, args.quiet or args.json)
     moves = {state.move_name(m): v for m, v in solution.moves.items()}
     names = state.game.spec.player_names
     if args.json:
@@ -120,8 +127,9 @@ def solve_and_report(state, args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_certificate(state, options, path: str, quiet: bool) -> dict[str, object]:
-    """Build the certificate of `state`'s value from the df-pn table kept by the solve, and write it to `path`."""
+def _write_certificate(state: RulesState, options: Options, path: str, value: str, quiet: bool) -> dict[str, Any]:
+    """Build the certificate of `state`'s value (`value`, as solved) from the df-pn table kept by the solve,
+    and write it to `path`."""
     from gameproof.certify.records import write_certificate
     from gameproof.commands.certificate import describe_certificate
     from gameproof.search.certificate import certify
@@ -133,6 +141,8 @@ def _write_certificate(state, options, path: str, quiet: bool) -> dict[str, obje
                 show(f"certificate: {nodes:,} positions")
 
         certificate = certify(state, kept_search(state.game, options), progress)
+    if certificate.header.value.value != value:
+        raise RuntimeError(f"the solve found {value}, but df-pn certified {certificate.header.value.value}")
     size = write_certificate(path, certificate.header, certificate.parts)
     return describe_certificate(path, certificate, size)
 
