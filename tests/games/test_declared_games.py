@@ -196,9 +196,9 @@ def test_small_games_get_tables_no_larger_than_their_key_space():
     assert load_game("mnk:8,8,5").max_positions is None  # keys are hashes
     state = RulesState(load_game("mnk-misere:3,3,3"))
     assert solve(state, Options(tt_mb=64)).value == "draw"
-    from gameproof.search.solve import _kept_search
+    from gameproof.search.solve import kept_search
 
-    assert _kept_search(state.game, Options(tt_mb=64)).table.capacity <= 4 * 3**9
+    assert kept_search(state.game, Options(tt_mb=64)).table.capacity <= 4 * 3**9
 
 
 def test_the_side_to_move_is_part_of_the_key():

@@ -44,8 +44,9 @@ def options_from_args(args: argparse.Namespace) -> Options:
 
 
 @contextmanager
-def search_progress(quiet: bool) -> Iterator[Callable[[int, int, int], None] | None]:
-    """A progress callback (nodes, TT entries, TT capacity) drawing a spinner, nodes/s and TT fill on stderr."""
+def status_line(quiet: bool, starting: str) -> Iterator[Callable[[str], None] | None]:
+    """A spinner with a description to update and the time elapsed, on stderr; None when `quiet`. Off a
+    terminal the display is off and updates are dropped (a spinner there would leave only an empty line)."""
     if quiet:
         yield None
         return
@@ -53,13 +54,23 @@ def search_progress(quiet: bool) -> Iterator[Callable[[int, int, int], None] | N
 
     from gameproof.commands._output import progress_bar
 
-    start = time.perf_counter()
     with progress_bar(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), quiet=quiet) as bar:
-        task = bar.add_task("df-pn starting", total=None)
+        task = bar.add_task(starting, total=None)
+        yield lambda description: bar.update(task, description=description)
+
+
+@contextmanager
+def search_progress(quiet: bool) -> Iterator[Callable[[int, int, int], None] | None]:
+    """A progress callback (nodes, TT entries, TT capacity) drawing a spinner, nodes/s and TT fill on stderr."""
+    with status_line(quiet, "df-pn starting") as show:
+        if show is None:
+            yield None
+            return
+        start = time.perf_counter()
 
         def update(nodes: int, entries: int, capacity: int) -> None:
             rate = nodes / max(time.perf_counter() - start, 1e-9)
-            bar.update(task, description=f"df-pn {nodes:,} nodes  {rate:,.0f} nodes/s  TT {100 * entries / capacity:.0f}% full")
+            show(f"df-pn {nodes:,} nodes  {rate:,.0f} nodes/s  TT {100 * entries / capacity:.0f}% full")
 
         yield update
 

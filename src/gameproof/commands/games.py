@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import TYPE_CHECKING, Any
 
-from gameproof.commands._search import options_from_args, print_values, search_arguments, search_progress
+from gameproof.commands._search import options_from_args, print_values, search_arguments, search_progress, status_line
+from gameproof.commands.certificate import certificate_argument
 from gameproof.errors import BadInput
 from gameproof.games.declaration import Engine
+
+if TYPE_CHECKING:
+    from gameproof.games.state import RulesState
+    from gameproof.search.dfpn import Options
 
 GAME_HELP = "a game name such as connect4:6,5 or othello:6 (see `gameproof games`), or FILE.py[:PARAMS]"
 
@@ -29,6 +35,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     solve.add_argument("--value-only", action="store_true", help="skip the value of each move (faster when the mover wins)")
     solve.add_argument("--engine", choices=[engine.value for engine in Engine],
                        help="dfpn (proof numbers) or alphabeta; default: the game's own choice")
+    certificate_argument(solve)
     search_arguments(solve)
     solve.set_defaults(handler=run_solve)
 
@@ -79,13 +86,23 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def solve_and_report(state, args: argparse.Namespace) -> int:
-    """Solve a position with the search options in `args` and print its value and its moves' values."""
+    """Solve a position with the search options in `args` and print its value and its moves' values (and
+    write a certificate of the value where `args.certificate` names a file)."""
     from gameproof.search.solve import solve
 
     options = options_from_args(args)
     engine = Engine(args.engine) if getattr(args, "engine", None) else state.game.spec.engine
+    certificate_path = getattr(args, "certificate", None)
+    if certificate_path is not None:  # its folder was checked with the arguments
+        from gameproof.search.certificate import check_certifiable
+
+        check_certifiable(state)
     with search_progress(args.quiet or args.json) as progress:
-        solution = solve(state, options, with_moves=not args.value_only, progress=progress, engine=engine)
+        solution = solve(state, options, with_moves=not args.value_only, progress=progress, engine=engine,
+                         keep_table=certificate_path is not None)
+    written = None
+    if certificate_path is not None:
+        written = _write_certificate(state, options, certificate_path, solution.value, args.quiet or args.json)
     moves = {state.move_name(m): v for m, v in solution.moves.items()}
     names = state.game.spec.player_names
     if args.json:
@@ -93,7 +110,7 @@ def solve_and_report(state, args: argparse.Namespace) -> int:
 
         print_json({"game": state.game.name, "played": state.record, "to_move": names[state.to_move],
                     "engine": engine.value, "value": solution.value, "moves": moves, "nodes": solution.nodes,
-                    "seconds": round(solution.seconds, 6), "tt_entries": solution.tt_entries})
+                    "seconds": round(solution.seconds, 6), "tt_entries": solution.tt_entries, "certificate": written})
         return 0
     from gameproof.commands._output import console
 
@@ -101,7 +118,31 @@ def solve_and_report(state, args: argparse.Namespace) -> int:
     print_values(out, f"{state.game.name}  after: {state.record or '(start)'}  to move: {names[state.to_move]}",
                  state, solution.value, moves)
     out.print(f"{engine.value}: {solution.nodes:,} nodes in {solution.seconds:.3f} s, {solution.tt_entries:,} TT entries")
+    if written is not None:
+        parts = len(written["parts"])
+        out.print(f"certificate: {written['path']} ({written['nodes']:,} positions in {parts} part{'s' * (parts > 1)}, "
+                  f"{written['bytes']:,} bytes, built in {written['seconds']:.2f} s)", markup=False, soft_wrap=True)
     return 0
+
+
+def _write_certificate(state: RulesState, options: Options, path: str, value: str, quiet: bool) -> dict[str, Any]:
+    """Build the certificate of `state`'s value (`value`, as solved) from the df-pn table kept by the solve,
+    and write it to `path`."""
+    from gameproof.certify.records import write_certificate
+    from gameproof.commands.certificate import describe_certificate
+    from gameproof.search.certificate import certify
+    from gameproof.search.solve import kept_search
+
+    with status_line(quiet, "certificate: starting") as show:
+        def progress(nodes: int) -> None:
+            if show is not None:
+                show(f"certificate: {nodes:,} positions")
+
+        certificate = certify(state, kept_search(state.game, options), progress)
+    if certificate.header.value.value != value:
+        raise RuntimeError(f"the solve found {value}, but df-pn certified {certificate.header.value.value}")
+    size = write_certificate(path, certificate.header, certificate.parts)
+    return describe_certificate(path, certificate, size)
 
 
 def run_perft(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from gameproof.commands._output import exit_codes, output_file
 from gameproof.commands._search import options_from_args, print_values, search_arguments
+from gameproof.commands.certificate import certificate_argument
 from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     _game_arguments(solve)
     solve.add_argument("--moves", default="", help='moves played so far, e.g. "b2 a1"')
     solve.add_argument("--value-only", action="store_true", help="skip the value of each move (faster when the mover wins)")
+    certificate_argument(solve)
     search_arguments(solve)
     solve.set_defaults(handler=run_solve)
 

@@ -204,6 +204,13 @@ def estimate(s, g, attacker):
     return np.int64(for_mover), np.int64(for_other)
 
 
+def position(s: np.ndarray) -> tuple[tuple[int, ...], int]:
+    """The words and the side to move of a df-pn state's current frame, as Python ints."""
+    base, count = int(s[0]), int(s[2])
+    frame = s[base : base + count + 2].tolist()
+    return tuple(frame[:count]), frame[count + 1]
+
+
 # --- perft ---------------------------------------------------------------------------------------------
 
 

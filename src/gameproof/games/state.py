@@ -26,6 +26,13 @@ class RulesState:
             except BadInput as error:
                 raise BadInput(f"move {index} ({text}): {error}") from None
 
+    @classmethod
+    def at(cls, game: Game, words: tuple[int, ...], to_move: int) -> RulesState:
+        """The position `words` with `to_move` (0 or 1) to play, reached by moves it does not record."""
+        state = cls(game)
+        state.words, state._to_move = tuple(words), to_move
+        return state
+
     def __repr__(self) -> str:
         return f"RulesState({self.game!r}, {self.record!r})"
 
@@ -129,8 +136,7 @@ class RulesState:
         return board.parse_cell(text)
 
     def copy(self) -> RulesState:
-        twin = type(self)(self.game)
-        twin.words, twin._to_move = self.words, self._to_move
+        twin = type(self).at(self.game, self.words, self._to_move)
         twin.history, twin._earlier = list(self.history), list(self._earlier)
         return twin
 

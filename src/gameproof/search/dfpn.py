@@ -218,12 +218,23 @@ def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_ph
     return phi, delta
 
 
+def bind_kernels(templates: tuple[Callable, ...], kernels: Kernels) -> SimpleNamespace:
+    """`templates`, written against the global names ``K_mover`` … ``K_estimate``, compiled for one game's
+    kernels (cached on disk)."""
+    games = {inspect.getmodule(function) for function in kernels}
+    return specialise(templates, {f"K_{name}": function for name, function in zip(Kernels._fields, kernels)},
+                      depends_on=sorted(games, key=lambda module: module.__name__) + [ttmod])
+
+
 @functools.cache
 def search_kernels(kernels: Kernels) -> SimpleNamespace:
     """The df-pn kernels (``_mid`` and ``_brute``) compiled for one game's kernels, cached on disk."""
-    games = {inspect.getmodule(function) for function in kernels}
-    return specialise((_brute, _mid), {f"K_{name}": function for name, function in zip(Kernels._fields, kernels)},
-                      depends_on=sorted(games, key=lambda module: module.__name__) + [ttmod])
+    return bind_kernels((_brute, _mid), kernels)
+
+
+def question_salt(attacker: int, draw_ok: bool) -> np.uint64:
+    """What the table's keys are XORed with for the question (attacker, draw_ok)."""
+    return np.uint64(_SALTS[2 * attacker + draw_ok])
 
 
 class Search:
@@ -259,7 +270,7 @@ class Search:
         """
         o = self.options
         cfg = np.array([o.wpns, int(o.epsilon * 1000), o.heuristic, o.brute_force, attacker, draw_ok, 0, self.table.bits,
-                        np.uint64(_SALTS[2 * attacker + draw_ok]).view(np.int64)], dtype=np.int64)
+                        question_salt(attacker, draw_ok).view(np.int64)], dtype=np.int64)
         K = self.kernels
         s = state.copy()
         root_key = K.key(s, self.tables) ^ cfg[_SALT:].view(np.uint64)[0]

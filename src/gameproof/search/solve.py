@@ -27,12 +27,13 @@ def solve(state: RulesState, options: Options = Options(), *, with_moves: bool =
     if (engine or game.spec.engine) is Engine.ALPHABETA:
         return alphabeta.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=64,
                                options=options, with_moves=with_moves, progress=progress)
-    search = _kept_search(game, options) if keep_table else None
+    search = kept_search(game, options) if keep_table else None
     return exact.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=64,
                        options=options, with_moves=with_moves, max_positions=game.max_positions, progress=progress,
                        search=search)
 
 
 @cache
-def _kept_search(game: Game, options: Options) -> Search:
+def kept_search(game: Game, options: Options) -> Search:
+    """The df-pn search kept for `game` and `options` for the whole process (see `keep_table`)."""
     return Search(game.kernels, game.tables, game.max_plies, 64, options, game.max_positions)

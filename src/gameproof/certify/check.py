@@ -1,0 +1,318 @@
+"""Check a certificate of a game value with nothing but the game's rules, run on Python ints.
+
+What this module imports, and why that keeps it independent of the search that built the certificate:
+
+- :mod:`gameproof.certify.records`, to read the file;
+- :func:`gameproof.games.registry.load_game`, for the game's declaration by name: its rule functions
+  (``start``, ``legal``, ``play``, ``result``, ``pass_turn``) bound to the game's parameters as plain
+  Python, its board and its declared symmetries (:mod:`gameproof.games.declaration`);
+- :class:`gameproof.games.state.RulesState`, only to draw a position that is rejected.
+
+Nothing from :mod:`gameproof.search`, the numba kernels or their keys: legal moves, results, passes and
+the symmetric images of positions are computed here from the rule functions and the board's geometry.
+What it trusts: the rule functions, and that the declared symmetries are symmetries of those rules.
+
+A part is accepted when, record by record in file order, each position's moves -- the claimant's one
+chosen move, or every move of the other side -- either end the game well for the claimant (a win; a
+draw too for a part whose goal is a draw) or lead to a position that, up to symmetry, was accepted
+earlier in the part; and the root is accepted by the end. By induction on the file order every
+accepted position is won (or held) by the claimant, which also rules out cycles. The value is then
+read from the parts and compared with the one claimed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from gameproof.certify.records import NO_MOVE, CertificateReader, Goal, Header, Part, Value
+from gameproof.errors import BadInput
+from gameproof.games.declaration import DRAW, LOSS, ONGOING, PASS, WIN, Symmetry
+from gameproof.games.game import Game
+from gameproof.games.registry import load_game
+from gameproof.games.state import RulesState
+
+_CHUNK = 12  # bits of a word looked up at once when computing symmetric images
+_PROGRESS_EVERY = 1 << 16
+_ORDER = (Value.LOSS, Value.DRAW, Value.WIN)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Why a certificate is rejected, and where: the part and record (1-based; None for the claim as a whole)."""
+
+    message: str
+    part: int | None = None
+    node: int | None = None
+    board: str | None = None  # the position, drawn
+    position: str | None = None  # the position on one line: the cells row by row from a1, and who is to move
+
+    def to_json(self) -> dict[str, Any]:
+        return {"message": self.message, "part": self.part, "node": self.node, "position": self.position,
+                "board": self.board}
+
+
+@dataclass
+class PartReport:
+    """One part as checked: who claims what, how many positions were checked, and in how long."""
+
+    part: Part
+    checked: int = 0
+    seconds: float = 0.0
+
+    def to_json(self, names: tuple[str, str]) -> dict[str, Any]:
+        return {"claimant": names[self.part.claimant], "goal": self.part.goal.value, "nodes": self.part.nodes,
+                "checked": self.checked, "seconds": round(self.seconds, 3)}
+
+
+@dataclass
+class Report:
+    """The verdict on a certificate: accepted when there is no finding; ``value`` is the value proven."""
+
+    path: str
+    header: Header
+    names: tuple[str, str]
+    to_move: int | None = None
+    value: Value | None = None
+    parts: list[PartReport] = field(default_factory=list)
+    finding: Finding | None = None
+    seconds: float = 0.0
+
+    @property
+    def accepted(self) -> bool:
+        return self.finding is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"certificate": self.path, "game": self.header.game, "played": self.header.played,
+                "to_move": None if self.to_move is None else self.names[self.to_move],
+                "claimed": self.header.value.value, "accepted": self.accepted,
+                "value": None if self.value is None else self.value.value,
+                "parts": [part.to_json(self.names) for part in self.parts],
+                "finding": None if self.finding is None else self.finding.to_json(), "seconds": round(self.seconds, 3)}
+
+
+class Images:
+    """Canonical keys of positions: the least of a position's images under the game's declared symmetries
+    (with the side to move), computed from the board's geometry.
+
+    A table per word and chunk of bits maps the chunk to its images under every symmetry at once, each
+    image in its own lane of one big integer, so a key is a few lookups and a minimum over the lanes."""
+
+    def __init__(self, game: Game) -> None:
+        board = game.board
+        square = board.rows == board.cols
+        symmetries = [Symmetry.IDENTITY, *(s for s in game.spec.symmetries
+                                           if s is not Symmetry.IDENTITY and (square or not s.needs_square))]
+        self.span = span = board.mask.bit_length()
+        maps = []
+        for symmetry in symmetries:
+            image = list(range(span))  # bits that are no cell stay where they are
+            for row in range(board.rows):
+                for col in range(board.cols):
+                    image[board.bit(row, col)] = board.bit(*symmetry.apply(row, col, board.rows, board.cols))
+            if sorted(image) != list(range(span)):
+                raise BadInput(f"{game.name}: the declared symmetry {symmetry.value} does not map the board onto itself")
+            maps.append(image)
+        words = len(game.rules.start())
+        lane = words * span
+        self.lane_mask = (1 << lane) - 1
+        self.offsets = [index * lane for index in range(len(maps))]
+        self.tables: list[tuple[int, int, int, list[int]]] = []  # (word, shift, chunk mask, images of each chunk)
+        for word in range(words):
+            for shift in range(0, span, _CHUNK):
+                bits = min(_CHUNK, span - shift)
+                single = [sum(1 << (offset + word * span + image[shift + bit]) for offset, image in zip(self.offsets, maps))
+                          for bit in range(bits)]
+                table = [0] * (1 << bits)
+                for chunk in range(1, 1 << bits):
+                    table[chunk] = table[chunk & (chunk - 1)] | single[(chunk & -chunk).bit_length() - 1]
+                self.tables.append((word, shift, (1 << bits) - 1, table))
+
+    def key(self, words: tuple[int, ...], to_move: int) -> int | tuple[int, tuple[int, ...]]:
+        """Equal for two positions exactly when one is an image of the other with the same side to move."""
+        images = 0
+        for word, shift, mask, table in self.tables:
+            images |= table[words[word] >> shift & mask]
+        lane = self.lane_mask
+        least = min([images >> offset & lane for offset in self.offsets])
+        if max(words) >> self.span:  # bits beyond the board's cells stay where they are
+            return least << 1 | to_move, tuple(word >> self.span for word in words)
+        return least << 1 | to_move
+
+
+def check_certificate(path: str, progress: Callable[[int, int], None] | None = None) -> Report:
+    """Check the certificate in the file `path`. BadInput (one line) when the file is malformed or names an
+    unknown game; otherwise a report, whose finding names the position where the proof fails.
+
+    ``progress`` is called with (positions checked, positions in the file) now and then."""
+    start = time.perf_counter()
+    with CertificateReader(path) as reader:
+        header = reader.header
+        if header.game.partition(":")[0].strip().endswith(".py"):
+            raise BadInput(f"certificate {path}: names the game file {header.game}; certificates name registered games")
+        game = load_game(header.game)
+        words = len(game.rules.start())
+        if header.words != words:
+            raise BadInput(f"certificate {path}: records of {header.words} words, but a {game.name} position has {words}")
+        report = Report(path, header, game.spec.player_names)
+        root = _replay(game, header)
+        if isinstance(root, Finding):
+            report.finding = root
+            return report
+        report.to_move = root[1]
+        checker = _PartChecker(game, Images(game), root, progress)
+        for index, (part, records) in enumerate(reader.parts(), start=1):
+            part_start = time.perf_counter()
+            part_report = PartReport(part)
+            report.parts.append(part_report)
+            report.finding = checker.check(index, part, records, part_report)
+            part_report.seconds = time.perf_counter() - part_start
+            if report.finding is not None:
+                break
+    if report.finding is None:
+        report.value, report.finding = _value(header, report.to_move, [p.part for p in report.parts], report.names)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _replay(game: Game, header: Header) -> tuple[tuple[int, ...], int] | Finding:
+    """The root: the header's moves played from the start (words, side to move), or what is wrong with them."""
+    rules = game.rules
+    words, to_move = tuple(rules.start()), 0
+    for number, move in enumerate(header.moves, start=1):
+        legal = rules.legal(*words)
+        if legal and move < PASS and legal >> move & 1:
+            words = tuple(rules.play(*words, 1 << move))
+        elif not legal and move == PASS and rules.result(*words) == ONGOING and hasattr(rules, "pass_turn"):
+            words = tuple(rules.pass_turn(*words))
+        else:
+            return Finding(f"the root's move {number} (move number {move}) is not legal there", board=_drawn(game, words, to_move),
+                           position=_line(game, words, to_move))
+        to_move ^= 1
+    if not rules.legal(*words) and rules.result(*words) != ONGOING:
+        return Finding("the game is over at the root: there is no value to prove", board=_drawn(game, words, to_move),
+                       position=_line(game, words, to_move))
+    return words, to_move
+
+
+class _PartChecker:
+    """Checks parts record by record against the game's rules."""
+
+    def __init__(self, game: Game, images: Images, root: tuple[tuple[int, ...], int],
+                 progress: Callable[[int, int], None] | None) -> None:
+        self.game, self.images, self.progress = game, images, progress
+        self.root_key = images.key(*root)
+        self.checked_before = 0
+
+    def check(self, index: int, part: Part, records: Iterator[tuple[int, ...]], report: PartReport) -> Finding | None:
+        """The first thing wrong with the part (None if it proves its claim); counts into `report.checked`."""
+        rules = self.game.rules
+        legal_of, play, result_of = rules.legal, rules.play, rules.result
+        pass_turn = getattr(rules, "pass_turn", None)
+        key = self.images.key
+        claimant, draw_ok = part.claimant, part.goal is Goal.DRAW
+        size = len(rules.start())
+        proven: set[Any] = set()
+        names = self.game.spec.player_names
+
+        def flaw(child: tuple[int, ...], to_move: int) -> str | None:
+            """What is wrong with a position a move leads to (`to_move` to play there), or None."""
+            if legal_of(*child) or (status := result_of(*child)) == ONGOING:
+                if key(child, to_move) in proven:
+                    return None
+                return "a position that is not in the certificate before this one"
+            if status == DRAW:
+                return None if draw_ok else "a draw, but a win is claimed"
+            if status not in (WIN, LOSS):
+                return f"a finished game whose result {status!r} is none of the rules' results"
+            if (status == WIN) == (to_move == claimant):
+                return None
+            return f"a finished game that {names[claimant]} loses"
+
+        def problem_at(words: tuple[int, ...], to_move: int, move: int) -> str | None:
+            """What is wrong with a record, or None."""
+            legal = legal_of(*words)
+            if not legal:
+                if result_of(*words) != ONGOING:
+                    return "the game is over here, so there is nothing to prove"
+                if pass_turn is None:
+                    return "no legal move, and the game has no passes"
+            if to_move == claimant:
+                if move == PASS and not legal:
+                    child = pass_turn(*words)
+                elif move < PASS and legal >> move & 1:
+                    child = play(*words, 1 << move)
+                else:
+                    return f"the chosen move {self._move_name(move)} is not legal"
+                reason = flaw(tuple(child), 1 - to_move)
+                return None if reason is None else f"the chosen move {self._move_name(move)} leads to {reason}"
+            if move != NO_MOVE:
+                return f"{names[claimant]}'s opponent is to move, but the record chooses a move ({move})"
+            if not legal:
+                reason = flaw(tuple(pass_turn(*words)), 1 - to_move)
+                return None if reason is None else f"the forced pass leads to {reason}"
+            while legal:
+                bit = legal & -legal
+                legal ^= bit
+                if (reason := flaw(tuple(play(*words, bit)), 1 - to_move)) is not None:
+                    return f"the reply {self._move_name(bit.bit_length() - 1)} leads to {reason}"
+            return None
+
+        for number, record in enumerate(records, start=1):
+            report.checked = number
+            words, to_move, move = record[:size], record[size], record[size + 1]
+            if to_move > 1:
+                return Finding(f"part {index}, position {number:,}: the side to move is {to_move}, not 0 or 1",
+                               part=index, node=number)
+            problem = problem_at(words, to_move, move)
+            if problem is not None:
+                return self._finding(index, part, number, words, to_move, problem)
+            proven.add(key(words, to_move))
+            if self.progress is not None and number % _PROGRESS_EVERY == 0:
+                self.progress(self.checked_before + number, self.checked_before + part.nodes)
+        self.checked_before += report.checked
+        if self.root_key not in proven:
+            return Finding(f"part {index}: the root is not among its positions", part=index)
+        return None
+
+    def _move_name(self, move: int) -> str:
+        return RulesState(self.game).move_name(move)
+
+    def _finding(self, index: int, part: Part, number: int, words: tuple[int, ...], to_move: int, problem: str) -> Finding:
+        names = self.game.spec.player_names
+        claim = f"{names[part.claimant]} {'wins' if part.goal is Goal.WIN else 'at least draws'}"
+        return Finding(f"part {index} ({claim}), position {number:,} of {part.nodes:,}, {names[to_move]} to move: {problem}",
+                       part=index, node=number, board=_drawn(self.game, words, to_move),
+                       position=_line(self.game, words, to_move))
+
+
+def _drawn(game: Game, words: tuple[int, ...], to_move: int) -> str:
+    return str(RulesState.at(game, words, to_move))
+
+
+def _line(game: Game, words: tuple[int, ...], to_move: int) -> str:
+    return f"{RulesState.at(game, words, to_move).marks()} {game.spec.player_names[to_move]} to move"
+
+
+def _value(header: Header, to_move: int | None, parts: list[Part], names: tuple[str, str]) -> tuple[Value | None, Finding | None]:
+    """The value for the side to move at the root that the accepted parts prove, or a finding when they prove
+    none, or one other than the claimed value."""
+    low, high = 0, 2  # bounds on the value, as indices of _ORDER
+    for part in parts:
+        mine = part.claimant == to_move
+        if part.goal is Goal.WIN:
+            low, high = (2, high) if mine else (low, 0)
+        elif mine:
+            low = max(low, 1)
+        else:
+            high = min(high, 1)
+    if low != high:
+        return None, Finding(f"the parts prove only that the value for {names[to_move]} (to move) is between "
+                             f"{_ORDER[low].value} and {_ORDER[high].value}; {header.value.value} is claimed")
+    value = _ORDER[low]
+    if value is not header.value:
+        return value, Finding(f"the certificate claims {header.value.value} for {names[to_move]} (to move), "
+                              f"but its parts prove {value.value}")
+    return value, None

@@ -1,0 +1,215 @@
+"""The certificate file: gzip around a JSON header line, then for each part a JSON line and fixed-size records.
+
+The header: ``{"format": "gameproof-certificate", "version": 1, "game": "mnk-misere:4,4,3", "moves": [5, 10],
+"played": "b2 c3", "value": "loss", "words": 2, "word_bytes": 2, "parts": 1}`` -- the game by registry
+name, the moves from its start to the root (move numbers; ``played`` names them for people), the value
+claimed for the side to move at the root, and the record layout. Each part:
+``{"claimant": 1, "goal": "win", "nodes": N}`` and N records, one per position: its words
+(little-endian, ``word_bytes`` each), the side to move (one byte) and, where the claimant is to move,
+the move chosen (one byte; :data:`NO_MOVE` at the other side's positions). Malformed input raises
+:class:`~gameproof.errors.BadInput` with one line.
+"""
+
+from __future__ import annotations
+
+import enum
+import gzip
+import json
+import os
+import secrets
+import struct
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, NoReturn
+
+from gameproof.errors import BadInput
+
+FORMAT = "gameproof-certificate"
+VERSION = 1
+#: The move byte of a position where the claimant's opponent is to move.
+NO_MOVE = 255
+WORD_BYTES = {1: "B", 2: "H", 4: "I", 8: "Q"}
+_MAX_HEADER = 1 << 20
+_BLOCK = 1 << 16  # records read at a time
+
+
+class Value(enum.Enum):
+    """A game value for the side to move."""
+
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
+
+
+class Goal(enum.Enum):
+    """What a part proves the claimant reaches: a win, or at least a draw."""
+
+    WIN = "win"
+    DRAW = "draw"
+
+
+@dataclass(frozen=True)
+class Header:
+    """What a certificate claims: the root position, its value for the side to move, and the record layout."""
+
+    game: str
+    moves: tuple[int, ...]
+    played: str
+    value: Value
+    words: int
+    word_bytes: int
+    parts: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "version": VERSION, "game": self.game, "moves": list(self.moves),
+                "played": self.played, "value": self.value.value, "words": self.words,
+                "word_bytes": self.word_bytes, "parts": self.parts}
+
+
+@dataclass(frozen=True)
+class Part:
+    """One proof: ``claimant`` (0 first player, 1 second) reaches ``goal`` from the root; ``nodes`` records follow."""
+
+    claimant: int
+    goal: Goal
+    nodes: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"claimant": self.claimant, "goal": self.goal.value, "nodes": self.nodes}
+
+
+def word_bytes(bits: int) -> int:
+    """The fewest bytes (1, 2, 4 or 8) that hold a word of `bits` bits."""
+    return next(size for size in WORD_BYTES if bits <= 8 * size)
+
+
+def record_layout(words: int, size: int) -> struct.Struct:
+    """A record: `words` words of `size` bytes, the side to move, the chosen move."""
+    return struct.Struct("<" + WORD_BYTES[size] * words + "BB")
+
+
+def write_certificate(path: str | Path, header: Header, parts: Sequence[tuple[Part, bytes]]) -> int:
+    """Write the certificate (each part with its packed records) atomically; returns the file's size in bytes.
+
+    The file is written under a temporary name in the same folder and renamed when complete, so a run
+    that fails leaves nothing behind."""
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # permissions as for any new file
+    try:
+        with os.fdopen(handle, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as out:
+            out.write(_line(header.to_json()))
+            for part, records in parts:
+                out.write(_line(part.to_json()))
+                out.write(records)
+        os.replace(temporary, target)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+    return target.stat().st_size
+
+
+def _line(payload: dict[str, Any]) -> bytes:
+    return json.dumps(payload, separators=(",", ":")).encode() + b"\n"
+
+
+class CertificateReader:
+    """Reads a certificate as a stream: the header at once, then each part's records block by block."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        try:
+            self._file: IO[bytes] = gzip.open(path, "rb")
+        except OSError as error:
+            raise BadInput(f"cannot read {path}: {error.strerror or error}") from None
+        self.header = self._header()
+        self.layout = record_layout(self.header.words, self.header.word_bytes)
+
+    def __enter__(self) -> CertificateReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._file.close()
+
+    def parts(self) -> Iterator[tuple[Part, Iterator[tuple[int, ...]]]]:
+        """Each part with an iterator over its records (``(*words, to_move, move)``), to be read in turn;
+        BadInput when the file ends early or has more after its last part."""
+        for _ in range(self.header.parts):
+            data = self._json_line("part")
+            part = Part(_integer(data, "claimant", 0, 1), _enum(data, "goal", Goal), _integer(data, "nodes", 0, 1 << 62))
+            yield part, self._records(part.nodes)
+        if self._read(1):
+            self._bad("data after the last part")
+
+    def _records(self, count: int) -> Iterator[tuple[int, ...]]:
+        size = self.layout.size
+        while count:
+            block = min(count, _BLOCK)
+            data = self._read(block * size)
+            if len(data) != block * size:
+                self._bad("the file ends in the middle of a part (truncated)")
+            yield from self.layout.iter_unpack(data)
+            count -= block
+
+    def _header(self) -> Header:
+        data = self._json_line("header")
+        if data.get("format") != FORMAT:
+            self._bad(f"not a certificate (no \"format\": \"{FORMAT}\" in its first line)")
+        if data.get("version") != VERSION:
+            self._bad(f"format version {data.get('version')!r}; this gameproof reads version {VERSION}")
+        moves = data.get("moves")
+        if not isinstance(moves, list) or not all(type(m) is int and 0 <= m <= 64 for m in moves):
+            self._bad("\"moves\" must be a list of move numbers 0..64")
+        size = _integer(data, "word_bytes", 1, 8)
+        if size not in WORD_BYTES:
+            self._bad("\"word_bytes\" must be 1, 2, 4 or 8")
+        return Header(_text(data, "game"), tuple(moves), _text(data, "played"), _enum(data, "value", Value),
+                      _integer(data, "words", 1, 4), size, _integer(data, "parts", 1, 2))
+
+    def _json_line(self, what: str) -> dict[str, Any]:
+        try:
+            line = self._file.readline(_MAX_HEADER)
+        except (OSError, EOFError, zlib.error) as error:
+            self._bad(f"unreadable ({error})")
+        if not line.endswith(b"\n"):
+            self._bad(f"the {what} line is missing or cut off")
+        try:
+            data = json.loads(line)
+        except (ValueError, UnicodeDecodeError):
+            self._bad(f"the {what} line is not JSON")
+        if not isinstance(data, dict):
+            self._bad(f"the {what} line is not a JSON object")
+        return data
+
+    def _read(self, size: int) -> bytes:
+        try:
+            return self._file.read(size)
+        except (OSError, EOFError, zlib.error) as error:
+            self._bad(f"unreadable ({error})")
+
+    def _bad(self, message: str) -> NoReturn:
+        raise BadInput(f"certificate {self.path}: {message}")
+
+
+def _integer(data: dict[str, Any], name: str, low: int, high: int) -> int:
+    value = data.get(name)
+    if type(value) is not int or not low <= value <= high:
+        raise BadInput(f"certificate: \"{name}\" must be a whole number {low}..{high}, not {value!r}")
+    return value
+
+
+def _text(data: dict[str, Any], name: str) -> str:
+    value = data.get(name)
+    if not isinstance(value, str):
+        raise BadInput(f"certificate: \"{name}\" must be a string, not {value!r}")
+    return value
+
+
+def _enum(data: dict[str, Any], name: str, kind: type[enum.Enum]) -> Any:
+    try:
+        return kind(data.get(name))
+    except ValueError:
+        raise BadInput(f"certificate: \"{name}\" must be one of {', '.join(m.value for m in kind)}, "
+                       f"not {data.get(name)!r}") from None

@@ -1,0 +1,91 @@
+"""`gameproof certificate check FILE`: verify a certificate of a game value with the game's rules alone.
+
+Certificates are written by `gameproof solve GAME --certificate FILE`. The checker replays the game's
+plain-Python rules on every position of the file (nothing of the search that built it) and reports the
+value it proves for the side to move at the root.
+
+Exit codes: 0 accepted, 1 rejected (the position where the proof fails is named), 2 a file that cannot
+be read as a certificate, or names an unknown game.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from gameproof.commands._output import exit_codes, output_file
+from gameproof.commands._search import status_line
+
+if TYPE_CHECKING:
+    from gameproof.certify.check import Report
+    from gameproof.search.certificate import Certificate
+
+EXIT_REJECTED = 1
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser("certificate", help="check a certificate of a game value (written by solve --certificate)",
+                                 description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="certificate_command", required=True, metavar="COMMAND")
+    check = sub.add_parser("check", help="verify a certificate with the game's rules alone",
+                           description="Verify a certificate with the game's plain-Python rules: every claimant "
+                           "move legal, every reply covered, every leaf a proper end, the root the claimed position.",
+                           epilog=exit_codes("accepted: the value is proven", "rejected (the position and the reason "
+                                             "are named)", bad_input="an unreadable or malformed file (one line on "
+                                             "stderr)"))
+    check.add_argument("file", metavar="FILE", help="a certificate written by `gameproof solve GAME --certificate FILE`")
+    check.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    check.add_argument("--quiet", action="store_true", help="no progress display")
+    check.set_defaults(handler=run_check)
+
+
+def certificate_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--certificate", metavar="FILE", type=output_file,
+                        help="also write a certificate of the value (gzip), for `gameproof certificate check FILE`")
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from gameproof.certify.check import check_certificate
+
+    with status_line(args.quiet or args.json, "checking the certificate") as show:
+        def progress(checked: int, total: int) -> None:
+            if show is not None:
+                show(f"checked {checked:,} of {total:,} positions")
+
+        report = check_certificate(args.file, progress)
+    if args.json:
+        from gameproof.commands._output import print_json
+
+        print_json(report.to_json())
+    else:
+        _print_report(report)
+    return 0 if report.accepted else EXIT_REJECTED
+
+
+def _print_report(report: Report) -> None:
+    from rich.markup import escape
+
+    from gameproof.certify.records import Goal
+    from gameproof.commands._output import console
+
+    out = console()
+    header, names = report.header, report.names
+    out.print(f"certificate {escape(report.path)}: {header.game} after {header.played or '(start)'}", soft_wrap=True)
+    for part in report.parts:
+        claim = "wins" if part.part.goal is Goal.WIN else "at least draws"
+        out.print(f"  part: {names[part.part.claimant]} {claim}: {part.checked:,} of {part.part.nodes:,} positions "
+                  f"checked in {part.seconds:.2f} s")
+    if report.finding is None:
+        out.print(f"[bold green]ACCEPTED[/]: {report.value.value} for {names[report.to_move]} (to move), "
+                  f"checked in {report.seconds:.2f} s")
+        return
+    out.print(f"[bold red]REJECTED[/]: {escape(report.finding.message)}", soft_wrap=True)
+    if report.finding.board is not None:
+        out.print(report.finding.board, markup=False)
+        out.print(f"position: {report.finding.position}", markup=False)
+
+
+def describe_certificate(path: str, certificate: Certificate, size: int) -> dict[str, Any]:
+    """What `solve --certificate` wrote, for its output."""
+    return {"path": path, "value": certificate.header.value.value, "nodes": certificate.nodes, "bytes": size,
+            "parts": [part.to_json() for part, _ in certificate.parts], "seconds": round(certificate.seconds, 3)}

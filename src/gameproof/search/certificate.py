@@ -1,0 +1,234 @@
+"""Certificates of game values, extracted from df-pn: proof DAGs over canonical positions.
+
+A certificate (file format: :mod:`gameproof.certify.records`) holds one part for a win or a loss and
+two for a draw (each side at least draws). A part is built by a walk from the root: at the claimant's
+positions it keeps one move -- one that ends the game well for the claimant, else one to a position
+already in the part, else one the transposition table proves, else the first one that df-pn proves --
+and at the other side's positions it follows every reply. Positions are merged by the kernels'
+canonical key (transpositions and symmetries) and each is written after every position its moves
+lead to, so the root comes last and a checker can verify the part in one pass.
+
+Every question asked is one that :func:`gameproof.search.exact.solve` asks (the attacker is the side
+to move at the root), so a table that has just solved the position answers most of them at once; a
+part for the other side reads the answers the other way round ("the attacker cannot draw" is "the
+other side wins").
+"""
+
+from __future__ import annotations
+
+import functools
+import struct
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+import numpy as np
+
+from gameproof.certify.records import NO_MOVE, Goal, Header, Part, Value, record_layout, word_bytes
+from gameproof.errors import BadInput
+from gameproof.games.derived import position
+from gameproof.games.registry import load_game
+from gameproof.games.state import RulesState
+from gameproof.search import tt as ttmod
+from gameproof.search.dfpn import CONTINUE, DRAW, MOVER_WINS, Kernels, Search, bind_kernels, question_salt
+
+#: What the table says about a child, for the search's attacker.
+PROVEN, DISPROVEN, UNKNOWN = 0, 1, 2
+_MAX_MOVES = 65  # the 64 cells and the pass
+_PROGRESS_EVERY = 1 << 14
+
+K_play: Callable
+K_undo: Callable
+K_moves: Callable
+K_key: Callable
+
+
+def _children(s, g, table, bits, salt, depth, moves, results, keys, status):
+    """Every move of the current position, its result, and for the unfinished children their key and what
+    the table says of them; rows `depth` of the output arrays. Returns the number of moves."""
+    n = K_moves(s, g, moves[depth])
+    for i in range(n):
+        move = moves[depth, i]
+        result = K_play(s, g, move)
+        results[depth, i] = result
+        if result == CONTINUE:
+            key = K_key(s, g)
+            keys[depth, i] = key
+            found, pn, dn = ttmod.lookup(table, bits, key ^ salt)
+            status[depth, i] = UNKNOWN
+            if found and pn == 0:
+                status[depth, i] = PROVEN
+            elif found and dn == 0:
+                status[depth, i] = DISPROVEN
+        K_undo(s, g, move)
+    return n
+
+
+@functools.cache
+def _kernels(kernels: Kernels) -> SimpleNamespace:
+    return bind_kernels((_children,), kernels)
+
+
+@dataclass
+class Certificate:
+    """A built certificate: its header and each part with its packed records."""
+
+    header: Header
+    parts: list[tuple[Part, bytes]]
+    seconds: float
+
+    @property
+    def nodes(self) -> int:
+        return sum(part.nodes for part, _ in self.parts)
+
+
+def check_certifiable(state: RulesState) -> None:
+    """BadInput unless a certificate of `state`'s value can be built and checked (say so before solving)."""
+    game = state.game
+    if state.is_over():
+        raise BadInput("the game is over at this position: there is no value to certify")
+    if game.spec.lookahead:
+        raise BadInput(f"no certificates for {game.name}: its df-pn kernels treat a position where the other side "
+                       "wins at once as lost before it is (lookahead), which a certificate cannot show")
+    try:
+        registered = load_game(game.name)
+    except BadInput:
+        registered = None
+    if registered is None or registered.spec is not game.spec:
+        raise BadInput(f"no certificates for {game.name}: a certificate names its game for the checker to load, "
+                       "and this game is not registered under that name (a game from a file?)")
+
+
+def certify(state: RulesState, search: Search, progress: Callable[[int], None] | None = None) -> Certificate:
+    """A certificate of the value of the unfinished position `state`, from `search` (df-pn over the
+    kernels of the state's game; its table may hold an earlier solve of the position).
+
+    ``progress`` is called with the number of positions written so far, now and then."""
+    check_certifiable(state)
+    game = state.game
+    start = time.perf_counter()
+    root = state.frames()
+    me = state.to_move
+    if not search.prove(root, me, True):
+        value, claims = Value.LOSS, [(1 - me, Goal.WIN)]
+    elif search.prove(root, me, False):
+        value, claims = Value.WIN, [(me, Goal.WIN)]
+    else:
+        value, claims = Value.DRAW, [(me, Goal.DRAW), (1 - me, Goal.DRAW)]
+    size = word_bytes(game.board.mask.bit_length())
+    layout = record_layout(game.words, size)
+    written = 0
+
+    def count(nodes: int) -> None:
+        if progress is not None:
+            progress(written + nodes)
+
+    parts = []
+    for claimant, goal in claims:
+        walk = _Walk(search, state, claimant, goal, layout, count)
+        records = walk.run(root)
+        parts.append((Part(claimant, goal, len(walk.done)), records))
+        written += len(walk.done)
+    header = Header(game.name, tuple(state.history), state.record, value, game.words, size, len(parts))
+    return Certificate(header, parts, time.perf_counter() - start)
+
+
+class _Walk:
+    """One part of a certificate: the claimant's proof from the root, packed post-order."""
+
+    def __init__(self, search: Search, state: RulesState, claimant: int, goal: Goal, layout: struct.Struct,
+                 progress: Callable[[int], None]) -> None:
+        self.search, self.claimant, self.goal, self.layout, self.progress = search, claimant, goal, layout, progress
+        self.game = state.game.name
+        self.attacker = state.to_move
+        self.draw_ok = (claimant == self.attacker) == (goal is Goal.DRAW)  # the question exact.solve asked
+        self.reversed = claimant != self.attacker  # its answers read the other way round
+        self.salt = question_salt(self.attacker, self.draw_ok)
+        self.children = _kernels(search.kernels)._children
+        shape = (state.game.max_plies + 2, _MAX_MOVES)
+        self.moves = np.zeros(shape, dtype=np.int64)
+        self.results = np.zeros(shape, dtype=np.int64)
+        self.keys = np.zeros(shape, dtype=np.uint64)
+        self.status = np.zeros(shape, dtype=np.int64)
+        self.done: set[int] = set()
+        self.records = bytearray()
+
+    def run(self, root: np.ndarray) -> bytes:
+        s = root.copy()
+        if not self.visit(s, 0, int(self.search.kernels.key(s, self.search.tables))):
+            raise RuntimeError("df-pn proved the root, but no proof could be read back from its table")
+        return bytes(self.records)
+
+    def good_end(self, result: int, mover: int) -> bool:
+        """Whether a move by `mover` that ends the game with `result` is good for the claimant."""
+        if result == DRAW:
+            return self.goal is Goal.DRAW
+        return (result == MOVER_WINS) == (mover == self.claimant)
+
+    def visit(self, s: np.ndarray, depth: int, key: int) -> bool:
+        """Add the position `s` (canonical key `key`) and what its proof needs; False if it has none."""
+        words, mover = position(s)
+        table = self.search.table
+        n = self.children(s, self.search.tables, table.words, table.bits, self.salt, depth,
+                          self.moves, self.results, self.keys, self.status)
+        moves = self.moves[depth, :n].tolist()
+        results = self.results[depth, :n].tolist()
+        keys = self.keys[depth, :n].tolist()
+        if mover == self.claimant:
+            chosen = self.choose(s, depth, mover, moves, results, keys, self.status[depth, :n].tolist())
+            if chosen is None:
+                return False
+        else:
+            for move, result, child in zip(moves, results, keys):
+                if result != CONTINUE:
+                    if not self.good_end(result, mover):
+                        return False
+                elif child not in self.done and not self.descend(s, depth, move, child):
+                    return False
+            chosen = NO_MOVE
+        try:
+            self.records += self.layout.pack(*words, mover, chosen)
+        except struct.error:
+            raise BadInput(f"a position of {self.game} has pieces beyond its board: no certificate") from None
+        self.done.add(key)
+        if len(self.done) % _PROGRESS_EVERY == 0:
+            self.progress(len(self.done))
+        return True
+
+    def choose(self, s: np.ndarray, depth: int, mover: int, moves: list[int], results: list[int], keys: list[int],
+               status: list[int]) -> int | None:
+        """The claimant's move: a good end, else a child already in the part, else one the table proves, else
+        the first that df-pn proves; None if none does."""
+        for move, result in zip(moves, results):
+            if result != CONTINUE and self.good_end(result, mover):
+                return move
+        unfinished = [(move, key, known) for move, result, key, known in zip(moves, results, keys, status)
+                      if result == CONTINUE]
+        for move, key, _ in unfinished:
+            if key in self.done:
+                return move
+        good, bad = (DISPROVEN, PROVEN) if self.reversed else (PROVEN, DISPROVEN)
+        for move, key, known in sorted(unfinished, key=lambda child: child[2] != good):
+            if known == bad or (known == UNKNOWN and not self.proves(s, move)):
+                continue
+            if self.descend(s, depth, move, key):
+                return move
+        return None
+
+    def proves(self, s: np.ndarray, move: int) -> bool:
+        """Whether df-pn proves that the claimant reaches the goal after `move`."""
+        kernels, tables = self.search.kernels, self.search.tables
+        kernels.play(s, tables, move)
+        try:
+            return self.search.prove(s, self.attacker, self.draw_ok) != self.reversed
+        finally:
+            kernels.undo(s, tables, move)
+
+    def descend(self, s: np.ndarray, depth: int, move: int, key: int) -> bool:
+        kernels, tables = self.search.kernels, self.search.tables
+        kernels.play(s, tables, move)
+        try:
+            return self.visit(s, depth + 1, key)
+        finally:
+            kernels.undo(s, tables, move)
