@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from gameproof.cli import main
-from gameproof.games.reach import ReachStatus, solve_reach
+from gameproof.answers import Status
+from gameproof.games.reach import solve_reach
 from gameproof.games.registry import load_game
 from gameproof.games.state import RulesState
 from gameproof.logic import any_uint, assume
@@ -32,16 +33,16 @@ def flips_at_least(player, opponent, to_move, rules, n=4):
 def test_connect4_stack_needs_five_moves():
     game = load_game("connect4:5,4")
     found = solve_reach(game, 5, first_player_stack, "cadical195")
-    assert found.status is ReachStatus.SAT
+    assert found.status is Status.SAT
     assert found.final.record == " ".join(found.moves) and len(found.moves) == 5
     assert first_player_stack(*found.final.words, found.final.to_move)
-    assert solve_reach(game, 4, first_player_stack, "cadical195").status is ReachStatus.UNSAT
+    assert solve_reach(game, 4, first_player_stack, "cadical195").status is Status.UNSAT
 
 
 def test_a_witness_is_a_legal_game_on_the_engine():
     game = load_game("othello:4")
     found = solve_reach(game, 6, flips_at_least, "cadical195", parameters={"n": 2})
-    assert found.status is ReachStatus.SAT
+    assert found.status is Status.SAT
     replayed = RulesState(game, " ".join(found.moves).replace("pass", ""))
     assert replayed.words == found.final.words
     move = found.inputs["move"]
@@ -63,8 +64,8 @@ def test_the_othello_4x4_flip_limit_against_brute_force():
             child = state.copy()
             child.play(move)
             frontier.append(child)
-    assert solve_reach(game, 12, flips_at_least, "cadical195", parameters={"n": most}).status is ReachStatus.SAT
-    assert solve_reach(game, 12, flips_at_least, "cadical195", parameters={"n": most + 1}).status is ReachStatus.UNSAT
+    assert solve_reach(game, 12, flips_at_least, "cadical195", parameters={"n": most}).status is Status.SAT
+    assert solve_reach(game, 12, flips_at_least, "cadical195", parameters={"n": most + 1}).status is Status.UNSAT
 
 
 def test_cli_reach_json_and_exit_codes(tmp_path, capsys, dratify_only):
@@ -119,6 +120,6 @@ def test_the_connect4_threat_question_against_enumeration():
     game = load_game("connect4:4,4")
     most = _most_threats_by_enumeration(game)
     found = solve_reach(game, 16, question.first_player_threats, "cadical195", parameters={"n": most})
-    assert found.status is ReachStatus.SAT
+    assert found.status is Status.SAT
     refuted = solve_reach(game, 16, question.first_player_threats, "cadical195", parameters={"n": most + 1})
-    assert refuted.status is ReachStatus.UNSAT
+    assert refuted.status is Status.UNSAT

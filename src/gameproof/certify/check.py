@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from gameproof.certify.records import NO_MOVE, CertificateReader, Goal, Header, Part, Value
+from gameproof.answers import Value
+from gameproof.certify.records import NO_MOVE, CertificateReader, Goal, Header, Part
 from gameproof.errors import BadInput
 from gameproof.games.declaration import DRAW, LOSS, ONGOING, PASS, WIN, Symmetry
 from gameproof.games.game import Game

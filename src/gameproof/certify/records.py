@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
+from gameproof.answers import Value
 from gameproof.errors import BadInput
 
 FORMAT = "gameproof-certificate"
@@ -33,14 +34,6 @@ NO_MOVE = 255
 WORD_BYTES = {1: "B", 2: "H", 4: "I", 8: "Q"}
 _MAX_HEADER = 1 << 20
 _BLOCK = 1 << 16  # records read at a time
-
-
-class Value(enum.Enum):
-    """A game value for the side to move."""
-
-    WIN = "win"
-    DRAW = "draw"
-    LOSS = "loss"
 
 
 class Goal(enum.Enum):

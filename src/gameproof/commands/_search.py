@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from gameproof.answers import Value
 from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ def print_values(out, heading: str, state, value: str, moves: dict[str, str]) ->
     out.print(heading)
     out.print(str(state))
     out.print(f"value for the player to move: [bold]{value}[/bold]")
-    for kind in ("win", "draw", "loss"):
+    for kind in (Value.WIN, Value.DRAW, Value.LOSS):
         squares = [name for name, v in moves.items() if v == kind]
         if squares:
             out.print(f"  {kind:<5} {' '.join(squares)}")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from gameproof.commands._output import exit_codes, output_file
 from gameproof.commands._search import options_from_args, print_values, search_arguments
 from gameproof.commands.certificate import certificate_argument
+from gameproof.answers import Value, Variant
 from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
@@ -82,9 +83,10 @@ def _game_arguments(parser: argparse.ArgumentParser, required: bool = True) -> N
     parser.add_argument("--cols", type=int, required=required, help="board columns")
     parser.add_argument("--k", type=int, required=required, help="stones in a row that end the game")
     variant = parser.add_mutually_exclusive_group()
-    variant.add_argument("--misere", action="store_const", const="misere", dest="variant", help="k in a row loses")
-    variant.add_argument("--notakto", action="store_const", const="notakto", dest="variant", help="one shared mark; k in a row loses")
-    parser.set_defaults(variant="normal")
+    variant.add_argument("--misere", action="store_const", const=Variant.MISERE, dest="variant", help="k in a row loses")
+    variant.add_argument("--notakto", action="store_const", const=Variant.NOTAKTO, dest="variant",
+                         help="one shared mark; k in a row loses")
+    parser.set_defaults(variant=Variant.NORMAL)
 
 
 def game_from_args(args: argparse.Namespace) -> MnkGame:
@@ -208,11 +210,10 @@ def run_verify(args: argparse.Namespace) -> int:
         empty = state.game.cells - len(state.history)
         if empty > args.max_empty:
             raise BadInput(f"{empty} empty squares: plain minimax would take too long (raise --max-empty to insist)")
-        names = {1: "win", 0: "draw", -1: "loss"}
         solution = solve(state)
         dfpn = {state.move_name(m): v for m, v in solution.moves.items()}
         g = state.game
-        plain = {} if state.is_over() else {state.move_name(m): names[v] for m, v in reference.move_values(state.marks(), g.rows, g.cols, g.k, g.variant).items()}
+        plain = {} if state.is_over() else {state.move_name(m): Value.of_score(v) for m, v in reference.move_values(state.marks(), g.rows, g.cols, g.k, g.variant).items()}
         ok = dfpn == plain
         summary = {"game": g.name, "played": state.record, "value": solution.value, "agree": ok, "dfpn": dfpn, "minimax": plain}
     if args.json:

@@ -296,7 +296,7 @@ def run_reach(args: argparse.Namespace) -> int:
         print_proof(out, result.proof)
         for note in result.notes:
             out.print(f"note: {note}")
-    return proof_exit_code({"sat": 0, "unsat": 1, "unknown": 3}[result.status], result.proof)
+    return proof_exit_code(result.status.exit_code, result.proof)
 
 
 def _run_flips(args: argparse.Namespace) -> int:
@@ -321,7 +321,7 @@ def _run_flips(args: argparse.Namespace) -> int:
                       f"flipping {result.flipped}")
             out.print(str(Position.from_bitboards(result.witness.player, result.witness.opponent, color)))
         print_proof(out, result.proof)
-    return proof_exit_code({"sat": 0, "unsat": 1, "unknown": 3}[result.status], result.proof)
+    return proof_exit_code(result.status.exit_code, result.proof)
 
 
 @contextmanager
@@ -358,7 +358,7 @@ def run_reachable(args: argparse.Namespace) -> int:
             out.print(f"{result.plies} moves, {result.variables:,} variables, {result.clauses:,} clauses; "
                       f"encoded in {result.encode_seconds:.2f} s, solved in {result.solve_seconds:.2f} s")
         print_proof(out, result.proof)
-    return proof_exit_code({"reachable": 0, "unreachable": 1, "unknown": 3}[result.status], result.proof)
+    return proof_exit_code(result.status.exit_code, result.proof)
 
 
 def run_equivalence(args: argparse.Namespace) -> int:
@@ -431,7 +431,7 @@ def run_cubes(args: argparse.Namespace) -> int:
             print_proof(out, result.coverage)
         for note in result.notes:
             out.print(f"note: {note}")
-    code = proof_exit_code({"sat": 0, "unsat": 1, "unknown": 3}[result.status], result.coverage)
+    code = proof_exit_code(result.status.exit_code, result.coverage)
     if result.cube_proofs.get("rejected"):
         print("gameproof: a cube's DRAT proof was REJECTED: the refutation is not confirmed", file=sys.stderr)
         return PROOF_REJECTED

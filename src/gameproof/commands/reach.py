@@ -7,7 +7,6 @@ import argparse
 
 from gameproof.commands._output import exit_codes, output_file, time_limit
 
-EXIT_CODES = {"sat": 0, "unsat": 1, "unknown": 3}
 
 
 def _assignment(text: str) -> tuple[str, int]:
@@ -63,7 +62,7 @@ def run_reach(args: argparse.Namespace) -> int:
         from gameproof.commands._output import console, formula_size, print_proof
 
         out = console()
-        out.print(f"{result.status.value}: {args.where} within {args.plies} moves of {game.name} ({formula_size(result)})")
+        out.print(f"{result.status}: {args.where} within {args.plies} moves of {game.name} ({formula_size(result)})")
         if result.final is not None:
             out.print(f"moves: {' '.join(result.moves or []) or '(none)'}")
             chosen = result.to_json()["choices"]
@@ -71,4 +70,4 @@ def run_reach(args: argparse.Namespace) -> int:
                 out.print("choices: " + " ".join(f"{k}={v}" for k, v in chosen.items()))
             out.print(str(result.final))
         print_proof(out, result.proof)
-    return proof_exit_code(EXIT_CODES[result.status.value], result.proof)
+    return proof_exit_code(result.status.exit_code, result.proof)

@@ -14,7 +14,6 @@ the game's parameters: ``rules.legal(player, opponent)``). A refutation can come
 
 from __future__ import annotations
 
-import enum
 import inspect
 import time
 from collections.abc import Callable
@@ -23,6 +22,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from gameproof.answers import Status
 from gameproof.errors import BadInput
 from gameproof.games.declaration import ONGOING, PASS
 from gameproof.games.game import Game
@@ -34,19 +34,11 @@ STOP = 64  # the choice that ends the game here (moves are 0..63)
 Predicate = Callable[..., Any]
 
 
-class ReachStatus(enum.Enum):
-    """The answer: a witness (sat), a refutation (unsat), or no answer in time (unknown)."""
-
-    SAT = "sat"
-    UNSAT = "unsat"
-    UNKNOWN = "unknown"
-
-
 @dataclass
 class ReachResult:
     """What `reach` found, with the sizes and times of the formula."""
 
-    status: ReachStatus
+    status: Status
     game: str
     plies: int
     moves: list[str] | None = None
@@ -59,7 +51,7 @@ class ReachResult:
     proof: ProofCheck | None = None  # the DRAT proof of a refutation, and its check
 
     def to_json(self) -> dict[str, Any]:
-        return {"status": self.status.value, "game": self.game, "plies": self.plies, "moves": self.moves,
+        return {"status": self.status, "game": self.game, "plies": self.plies, "moves": self.moves,
                 "position": self.final.marks() if self.final else None,
                 "to_move": self.final.to_move if self.final else None,
                 "choices": {k: v for k, v in self.inputs.items() if not k.startswith("ply")},
@@ -176,17 +168,17 @@ def solve_reach(game: Game, plies: int, predicate: Predicate, solver: str, secon
     harness = reach_harness(game, plies, symbolic)
     started = time.perf_counter()
     report = check(harness, solver=solver, seconds=seconds, dimacs=dimacs, proof=proof)
-    result = ReachResult(ReachStatus.UNKNOWN, game.name, plies, variables=report.variables, clauses=report.clauses,
+    result = ReachResult(Status.UNKNOWN, game.name, plies, variables=report.variables, clauses=report.clauses,
                          encode_seconds=report.encode_seconds, solve_seconds=report.solve_seconds)
     if report.outcome is Outcome.ERROR:
         raise BadInput(f"the rules or the predicate cannot be traced: {report.message}")
     if report.outcome is Outcome.COUNTEREXAMPLE:
-        result.status = ReachStatus.SAT
+        result.status = Status.SAT
         result.inputs = dict(report.inputs or {})
         result.final = replay_witness(game, plies, predicate, result.inputs)
         result.moves = [result.final.move_name(m) for m in result.final.history]
     elif report.outcome in (Outcome.VERIFIED, Outcome.VACUOUS):
-        result.status = ReachStatus.UNSAT
+        result.status = Status.UNSAT
         result.proof = report.proof
     result.solve_seconds = time.perf_counter() - started - result.encode_seconds
     return result

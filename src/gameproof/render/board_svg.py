@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gameproof.render.svg import document, line, rect, text
-from gameproof.search.exact import DRAW_VALUE, LOSS, WIN
+from gameproof.answers import Value
 
 CELL = 48
 MARGIN = 28
 CAPTION = 20
-VALUE_COLOURS = {WIN: "#c8e6c9", DRAW_VALUE: "#fff3c4", LOSS: "#f8c9c4"}
+VALUE_COLOURS = {Value.WIN: "#c8e6c9", Value.DRAW: "#fff3c4", Value.LOSS: "#f8c9c4"}
 
 #: Draws the piece ``mark`` centred on (cx, cy): SVG elements.
 PieceDrawer = Callable[[str, float, float], list[str]]

@@ -20,7 +20,8 @@ import numpy as np
 from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
 from gameproof.search.dfpn import CONTINUE, MOVER_LOSES, MOVER_WINS, Kernels, Options
-from gameproof.search.exact import DRAW_VALUE, LOSS, WIN, Solution
+from gameproof.answers import Value
+from gameproof.search.exact import Solution, terminal_value
 from gameproof.search.tt import TranspositionTable
 
 ABORTED = 9  # a value outside -1..1: the node budget ran out
@@ -106,9 +107,6 @@ def _negamax(s, g, words, bits, alpha, beta, depth, bmove, bscore, stats):
     return best
 
 
-_NAMES = {1: WIN, 0: DRAW_VALUE, -1: LOSS}
-
-
 @functools.cache
 def _compiled(kernels: Kernels):
     games = {inspect.getmodule(function) for function in kernels}
@@ -155,7 +153,7 @@ def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_d
     """Solve the non-terminal position `words` exactly, as :func:`gameproof.search.exact.solve` does with df-pn."""
     started = time.perf_counter()
     search = AlphaBeta(kernels, tables, max_depth, max_moves, options)
-    moves: dict[int, str] = {}
+    moves: dict[int, Value] = {}
     if with_moves:
         buffer = np.zeros(max(1, max_moves), dtype=np.int64)
         n = kernels.moves(words, tables, buffer)
@@ -163,13 +161,12 @@ def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_d
         for move in buffer[:n].tolist():
             result = kernels.play(s, tables, move)
             if result == CONTINUE:
-                moves[move] = _NAMES[-search.value(s, progress)]
+                moves[move] = Value.of_score(-search.value(s, progress))
             else:
-                moves[move] = WIN if result == MOVER_WINS else LOSS if result == MOVER_LOSES else DRAW_VALUE
+                moves[move] = terminal_value(result)
             kernels.undo(s, tables, move)
-        order = {LOSS: 0, DRAW_VALUE: 1, WIN: 2}
-        value = max(moves.values(), key=order.__getitem__)
+        value = Value.best(moves.values())
     else:
-        value = _NAMES[search.value(words, progress)]
+        value = Value.of_score(search.value(words, progress))
     return Solution(value, dict(sorted(moves.items())), search.nodes, time.perf_counter() - started,
                     int(search._stats[_FILLED]))

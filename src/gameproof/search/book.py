@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from gameproof.answers import Value
 from gameproof.errors import BadInput
 
 _TABLES = {"meta", "positions"}
@@ -31,11 +32,18 @@ class Entry:
     key: int
     record: str
     plies: int
-    value: str
-    moves: dict[str, str]
+    value: Value
+    moves: dict[str, Value]
     nodes: int = 0
     seconds: float = 0.0
     method: str = "df-pn"
+
+    @classmethod
+    def from_json(cls, data: dict) -> Entry:
+        """The entry :meth:`as_json` wrote."""
+        moves = {name: Value(value) for name, value in data["moves"].items()}
+        return cls(int(data["key"]), data["record"], data["plies"], Value(data["value"]), moves, data["nodes"],
+                   data["seconds"], data["method"])
 
     def as_json(self) -> dict:
         return {"key": self.key, "record": self.record, "plies": self.plies, "value": self.value,
@@ -111,4 +119,5 @@ class Book:
 
 def _entry(row: tuple) -> Entry:
     key, record, plies, value, moves, nodes, seconds, method = row
-    return Entry(int(key), record, plies, value, json.loads(moves), nodes, seconds, method)
+    return Entry(int(key), record, plies, Value(value), {name: Value(v) for name, v in json.loads(moves).items()},
+                 nodes, seconds, method)

@@ -25,7 +25,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from gameproof.certify.records import NO_MOVE, Goal, Header, Part, Value, record_layout, word_bytes
+from gameproof.answers import Value
+from gameproof.certify.records import NO_MOVE, Goal, Header, Part, record_layout, word_bytes
 from gameproof.errors import BadInput
 from gameproof.games.derived import position
 from gameproof.games.registry import load_game

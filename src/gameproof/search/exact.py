@@ -13,40 +13,33 @@ from typing import Any
 
 import numpy as np
 
+from gameproof.answers import Value
 from gameproof.games.protocol import GameState
 from gameproof.search.dfpn import CONTINUE, DRAW, MOVER_WINS, Kernels, Options, Search
-
-WIN, DRAW_VALUE, LOSS = "win", "draw", "loss"
-_ORDER = {LOSS: 0, DRAW_VALUE: 1, WIN: 2}
 
 
 @dataclass
 class Solution:
     """A solved position: value for the player to move, the value of each move, and the effort spent."""
 
-    value: str
-    moves: dict[int, str] = field(default_factory=dict)
+    value: Value
+    moves: dict[int, Value] = field(default_factory=dict)
     nodes: int = 0
     seconds: float = 0.0
     tt_entries: int = 0
 
 
-def best(values: list[str]) -> str:
-    """The mover's value given the values of their moves."""
-    return max(values, key=_ORDER.__getitem__)
-
-
-def final_value(state: GameState) -> str:
+def final_value(state: GameState) -> Value:
     """The value of a finished game for the side that would be to move."""
     outcome = state.outcome()
     if outcome == 0:
-        return DRAW_VALUE
-    return WIN if (outcome == 1) == (state.to_move == 0) else LOSS
+        return Value.DRAW
+    return Value.WIN if (outcome == 1) == (state.to_move == 0) else Value.LOSS
 
 
-def terminal_value(result: int) -> str:
+def terminal_value(result: int) -> Value:
     """Value for the player who made a game-ending move."""
-    return WIN if result == MOVER_WINS else DRAW_VALUE if result == DRAW else LOSS
+    return Value.WIN if result == MOVER_WINS else Value.DRAW if result == DRAW else Value.LOSS
 
 
 def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_depth: int, max_moves: int,
@@ -64,21 +57,21 @@ def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_d
     me = int(kernels.mover(words))
     if with_moves:
         move_values = _move_values(search, kernels, tables, words, max_moves, me, progress)
-        value = best(list(move_values.values()))
+        value = Value.best(move_values.values())
     else:
         move_values = {}
-        value = LOSS
+        value = Value.LOSS
         if search.prove(words, me, True, progress):
-            value = WIN if search.prove(words, me, False, progress) else DRAW_VALUE
+            value = Value.WIN if search.prove(words, me, False, progress) else Value.DRAW
     return Solution(value, move_values, search.nodes - nodes_before, time.perf_counter() - start, search.tt_entries)
 
 
 def _move_values(search: Search, kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, max_moves: int,
-                 me: int, progress: Callable[[int, int, int], None] | None) -> dict[int, str]:
+                 me: int, progress: Callable[[int, int, int], None] | None) -> dict[int, Value]:
     """Value for ``me`` of each legal move: the draw question on every child, then the win question on those that draw."""
     buffer = np.zeros(max(1, max_moves), dtype=np.int64)
     n = kernels.moves(words, tables, buffer)
-    values: dict[int, str] = {}
+    values: dict[int, Value] = {}
     twins: dict[int, list[int]] = {}  # canonical key -> moves leading there
     positions: dict[int, np.ndarray] = {}
     s = words.copy()
@@ -93,8 +86,8 @@ def _move_values(search: Search, kernels: Kernels, tables: tuple[Any, ...], word
         kernels.undo(s, tables, move)
     draws = {key: search.prove(position, me, True, progress) for key, position in positions.items()}
     for key, moves in twins.items():
-        value = LOSS
+        value = Value.LOSS
         if draws[key]:
-            value = WIN if search.prove(positions[key], me, False, progress) else DRAW_VALUE
+            value = Value.WIN if search.prove(positions[key], me, False, progress) else Value.DRAW
         values.update(dict.fromkeys(moves, value))
     return dict(sorted(values.items()))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gameproof.errors import BadInput
 from gameproof.games.declaration import PASS, Notation
-from gameproof.search.exact import WIN, best
+from gameproof.answers import Value
 from gameproof.tui.game_view import GameView, Position, view_of
 
 
@@ -21,7 +21,7 @@ class GameSession:
         self.view: GameView = view_of(state)
         last = self.view.cell_of(state.history[-1]) if state.history else None
         self.cursor = self.view.centre if last is None else last
-        self.values: dict[int, str] = {}
+        self.values: dict[int, Value] = {}
         self.line: list[int] | None = None
 
     @property
@@ -103,13 +103,13 @@ class GameSession:
         return len(self.values) == len(self.state.legal_moves())
 
     @property
-    def value(self) -> str | None:
+    def value(self) -> Value | None:
         """The position's value for the mover once it is certain: a winning move found, or every move proven."""
         if self.state.is_over():
             return None
-        if WIN in self.values.values():
-            return WIN
-        return best(list(self.values.values())) if self.complete else None
+        if Value.WIN in self.values.values():
+            return Value.WIN
+        return Value.best(self.values.values()) if self.complete else None
 
     def best_move(self) -> int | None:
         """The first move (in move order) that keeps the position's value; None until it is known."""

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from gameproof.answers import Variant
 from gameproof.games.declaration import PASS, Engine, Notation
 from gameproof.games.game import Game
 from gameproof.games.mnk.state import MnkGame, MnkState
@@ -23,8 +24,8 @@ from gameproof.search.dfpn import Kernels
 
 #: The most moves a position of a declared game has: one per bit of a 64-bit word (a pass comes alone).
 MAX_MOVES = 64
-_MNK_RULES = {"normal": "k in a row wins", "misere": "misère: k in a row loses",
-              "notakto": "Notakto: one shared mark, k in a row loses"}
+_MNK_RULES = {Variant.NORMAL: "k in a row wins", Variant.MISERE: "misère: k in a row loses",
+              Variant.NOTAKTO: "Notakto: one shared mark, k in a row loses"}
 
 
 class Position(GameState, Protocol):

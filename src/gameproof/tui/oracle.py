@@ -14,11 +14,9 @@ from gameproof.games.declaration import Engine
 from gameproof.search.alphabeta import AlphaBeta
 from gameproof.search.book import Book
 from gameproof.search.dfpn import Options, Search
-from gameproof.search.exact import DRAW_VALUE, LOSS, WIN, final_value
+from gameproof.answers import Value
+from gameproof.search.exact import final_value
 from gameproof.tui.game_view import Position, SearchSetup, view_of
-
-FLIP = {WIN: LOSS, DRAW_VALUE: DRAW_VALUE, LOSS: WIN}
-"""A value for one side as a value for the other."""
 
 StopCheck = Callable[[], bool]
 Poll = Callable[[int, int, int], None]
@@ -33,7 +31,7 @@ class Cancelled(Exception):
 class Prover(Protocol):
     """One game's long-lived search: the value of a non-terminal state array for its side to move."""
 
-    def value(self, frames: np.ndarray, poll: Poll) -> str: ...
+    def value(self, frames: np.ndarray, poll: Poll) -> Value: ...
 
 
 class DfpnProver:
@@ -42,11 +40,11 @@ class DfpnProver:
     def __init__(self, setup: SearchSetup, options: Options) -> None:
         self.search = Search(setup.kernels, setup.tables, setup.max_depth, setup.max_moves, options)
 
-    def value(self, frames: np.ndarray, poll: Poll) -> str:
+    def value(self, frames: np.ndarray, poll: Poll) -> Value:
         me = int(self.search.kernels.mover(frames))
         if not self.search.prove(frames, me, True, poll, CHUNK):
-            return LOSS
-        return WIN if self.search.prove(frames, me, False, poll, CHUNK) else DRAW_VALUE
+            return Value.LOSS
+        return Value.WIN if self.search.prove(frames, me, False, poll, CHUNK) else Value.DRAW
 
 
 class AlphaBetaProver:
@@ -55,8 +53,8 @@ class AlphaBetaProver:
     def __init__(self, setup: SearchSetup, options: Options) -> None:
         self.search = AlphaBeta(setup.kernels, setup.tables, setup.max_depth, setup.max_moves, options)
 
-    def value(self, frames: np.ndarray, poll: Poll) -> str:
-        return (LOSS, DRAW_VALUE, WIN)[self.search.value(frames, poll, CHUNK) + 1]
+    def value(self, frames: np.ndarray, poll: Poll) -> Value:
+        return Value.of_score(self.search.value(frames, poll, CHUNK))
 
 
 PROVERS: dict[Engine, Callable[[SearchSetup, Options], Prover]] = {Engine.DFPN: DfpnProver,
@@ -76,12 +74,12 @@ class Oracle:
     def __init__(self, book_path: str | Path | None = None, options: Options = Options()) -> None:
         self.book_path = book_path
         self.options = options
-        self._known: dict[tuple[Hashable, int], str] = {}
+        self._known: dict[tuple[Hashable, int], Value] = {}
         self._from_book: set[tuple[Hashable, int]] = set()
         self._provers: dict[Hashable, Prover] = {}
         self._lock = threading.Lock()
 
-    def value(self, state: Position, stop: StopCheck = lambda: False, book: Book | None = None) -> str:
+    def value(self, state: Position, stop: StopCheck = lambda: False, book: Book | None = None) -> Value:
         """Value of ``state`` for the player to move."""
         key = (state.game, state.key)
         if key not in self._known:
@@ -97,7 +95,7 @@ class Oracle:
         """Whether the value of ``state`` was read from the book (rather than proven here)."""
         return (state.game, state.key) in self._from_book
 
-    def _prove(self, state: Position, stop: StopCheck) -> str:
+    def _prove(self, state: Position, stop: StopCheck) -> Value:
         """The game's search, in short chunks so that the GIL and stop requests come round often."""
         if state.is_over():
             return final_value(state)
@@ -113,7 +111,7 @@ class Oracle:
                 prover = self._provers[state.game] = PROVERS[setup.engine](setup, self.options)
             return prover.value(setup.frames(state), poll)
 
-    def move_values(self, state: Position, stop: StopCheck = lambda: False) -> Iterator[tuple[int, str]]:
+    def move_values(self, state: Position, stop: StopCheck = lambda: False) -> Iterator[tuple[int, Value]]:
         """(move, value for the mover if they play it) for each legal move, as each is proven."""
         with self._book() as book:
             yield from self._move_values(state, stop, book)
@@ -130,11 +128,11 @@ class Oracle:
                 position.play(move)
         return line
 
-    def _move_values(self, state: Position, stop: StopCheck, book: Book | None) -> Iterator[tuple[int, str]]:
+    def _move_values(self, state: Position, stop: StopCheck, book: Book | None) -> Iterator[tuple[int, Value]]:
         child = state.copy()
         for move in state.legal_moves():
             child.play(move)
-            value = FLIP[self.value(child, stop, book)]
+            value = self.value(child, stop, book).flipped()
             child.undo()
             yield move, value
 

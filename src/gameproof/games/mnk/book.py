@@ -9,18 +9,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gameproof.answers import Value
 from gameproof.errors import BadInput
 from gameproof.games.mnk import reference
 from gameproof.games.mnk.positions import levels, orientation
 from gameproof.games.mnk.state import MnkGame, MnkState
-from gameproof.search import exact
 from gameproof.search.book import Book, Entry
 from gameproof.search.dfpn import Options
 from gameproof.search.jobs import Backend, Job, Progress, run_jobs
 from gameproof.search.solve import solve
 
-_FLIP = {exact.WIN: exact.LOSS, exact.DRAW_VALUE: exact.DRAW_VALUE, exact.LOSS: exact.WIN}
-_REFERENCE = {1: exact.WIN, 0: exact.DRAW_VALUE, -1: exact.LOSS}
 #: The keys a book holds: 2 = the declared rules' keys (with the side to move); books without it are older.
 FORMAT = "2"
 #: The most worker processes a build starts.
@@ -72,14 +70,14 @@ class _BookJournal:
         return {str(key) for key in self.book.keys()}
 
     def record(self, key: str, result: dict[str, Any], seconds: float) -> None:
-        entry = Entry(**result)
+        entry = Entry.from_json(result)
         self.book.put(entry)
         self.report.solved += 1
         self.report.nodes += entry.nodes
         self.report.seconds += entry.seconds
 
 
-def _from_children(state: MnkState, book: Book) -> tuple[str, dict[str, str]]:
+def _from_children(state: MnkState, book: Book) -> tuple[Value, dict[str, Value]]:
     """Value and move values of ``state`` from book entries one ply deeper."""
     moves = {}
     for move in state.legal_moves():
@@ -88,8 +86,8 @@ def _from_children(state: MnkState, book: Book) -> tuple[str, dict[str, str]]:
         state.undo()
         if child is None:
             raise BadInput(f"the book lacks the position after {state.record} {state.move_name(move)}".replace("  ", " "))
-        moves[state.move_name(move)] = _FLIP[child.value]
-    return exact.best(list(moves.values())), moves
+        moves[state.move_name(move)] = child.value.flipped()
+    return Value.best(moves.values()), moves
 
 
 @dataclass
@@ -143,9 +141,11 @@ def build(game: MnkGame, depth: int, path: str | Path, *, workers: int = 1, opti
 
 @dataclass
 class Answer:
-    value: str
-    moves: dict[str, str]
-    source: str  # "book" or "df-pn"
+    """A position's value and its moves' values, and where they came from ("book" or "df-pn")."""
+
+    value: Value
+    moves: dict[str, Value]
+    source: str
     entry: Entry | None = None
 
 
@@ -187,11 +187,11 @@ def verify(book: Book, game: MnkGame, depth: int, *, max_empty: int = 12) -> Ver
             report.checked_by_children += 1
         elif state.game.cells - len(state.history) <= max_empty:
             found = reference.move_values(state.marks(), game.rows, game.cols, game.k, game.variant)
-            moves = {state.move_name(m): _REFERENCE[v] for m, v in found.items()}
-            expected = exact.best(list(moves.values()))
+            moves = {state.move_name(m): Value.of_score(v) for m, v in found.items()}
+            expected = Value.best(moves.values())
             report.checked_by_minimax += 1
         else:
-            expected, moves = exact.best(list(entry.moves.values())), entry.moves
+            expected, moves = Value.best(entry.moves.values()), entry.moves
             report.consistent_only += 1
         if entry.value != expected or entry.moves != moves:
             report.problems.append(f"{where}: book says {entry.value} {entry.moves}, re-check gives {expected} {moves}")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from gameproof.answers import Variant
+
 
 def _completes(board: str, rows: int, cols: int, k: int, square: int) -> bool:
     """Whether the stone on ``square`` is part of k equal marks in a row."""
@@ -27,10 +29,10 @@ def _completes(board: str, rows: int, cols: int, k: int, square: int) -> bool:
 def move_result(board: str, rows: int, cols: int, k: int, variant: str, square: int) -> tuple[str, int | None]:
     """Play the mover's mark on ``square``: the new board and, if the game ended, the value for the mover."""
     placed = board.count("-")
-    mark = "X" if variant == "notakto" or (len(board) - placed) % 2 == 0 else "O"
+    mark = "X" if variant == Variant.NOTAKTO or (len(board) - placed) % 2 == 0 else "O"
     after = board[:square] + mark + board[square + 1 :]
     if _completes(after, rows, cols, k, square):
-        return after, (1 if variant == "normal" else -1)
+        return after, (1 if variant == Variant.NORMAL else -1)
     return after, (0 if placed == 1 else None)
 
 

@@ -19,11 +19,11 @@ board, so nothing wraps from one row into the next.
 import sys
 from functools import partial
 
+from gameproof.answers import Variant
 from gameproof.errors import BadInput
 from gameproof.games.bits import popcount
 from gameproof.games.declaration import DRAW, LOSS, WIN, Board, GameSpec, Parameter
 
-VARIANTS = ("normal", "misere", "notakto")
 #: How many words a Notakto position has (the others have two). Compared with ``len(words)`` as a named
 #: constant, not a literal: compile_rules wraps literals in uint64 calls, and numba drops the branch of
 #: the other arity (whose return type differs, in `play`) only when both sides of the test are constants.
@@ -51,8 +51,8 @@ def window_starts(rows, cols, k, dr, dc):
 
 def constants(rows, cols, k, variant):
     """The module constants for an m,n,k game (`variant`: normal, misere or notakto)."""
-    if variant not in VARIANTS:
-        raise BadInput(f"unknown m,n,k variant {variant!r}; known: {', '.join(VARIANTS)}")
+    if variant not in tuple(Variant):
+        raise BadInput(f"unknown m,n,k variant {variant!r}; known: {', '.join(Variant)}")
     if rows < 1 or cols < 1:
         raise BadInput(f"a board needs at least one row and one column, not {rows}x{cols}")
     if rows * cols > 64:
@@ -68,7 +68,7 @@ def constants(rows, cols, k, variant):
     return {"ROWS": rows, "COLS": cols, "K": k, "CELLS": (1 << (rows * cols)) - 1,
             "UP": cols, "UP_RIGHT": cols + 1, "UP_LEFT": cols - 1,
             "START_ACROSS": across, "START_UP": up, "START_UP_RIGHT": up_right, "START_UP_LEFT": up_left,
-            "MISERE": int(variant != "normal"), "WORDS": 1 if variant == "notakto" else 2}
+            "MISERE": int(variant != Variant.NORMAL), "WORDS": 1 if variant == Variant.NOTAKTO else 2}
 
 
 # --- k in a row by shifts -----------------------------------------------------------------------------
@@ -167,8 +167,8 @@ def _declare(name, variant, summary, **more):
 
 
 GAMES = (
-    _declare("mnk", "normal", "m,n,k game on an R×C board: k in a row wins (mnk:3,3,3 is tic-tac-toe)"),
-    _declare("mnk-misere", "misere", "misère m,n,k game on an R×C board: k in a row loses"),
-    _declare("mnk-notakto", "notakto", "Notakto on an R×C board: both players place X; whoever completes k in a row loses",
+    _declare("mnk", Variant.NORMAL, "m,n,k game on an R×C board: k in a row wins (mnk:3,3,3 is tic-tac-toe)"),
+    _declare("mnk-misere", Variant.MISERE, "misère m,n,k game on an R×C board: k in a row loses"),
+    _declare("mnk-notakto", Variant.NOTAKTO, "Notakto on an R×C board: both players place X; whoever completes k in a row loses",
              perspective=False, pieces="X", player_names=("first", "second"), aliases=("notakto",)),
 )

@@ -6,13 +6,14 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
+from gameproof.answers import Variant
 from gameproof.errors import BadInput
 from gameproof.games.game import Game
-from gameproof.games.mnk.rules import GAMES, VARIANTS
+from gameproof.games.mnk.rules import GAMES
 from gameproof.games.state import RulesState
 
 _SPECS = {spec.name: spec for spec in GAMES}
-_PREFIX = {"normal": "mnk", "misere": "mnk-misere", "notakto": "mnk-notakto"}
+_PREFIX = {Variant.NORMAL: "mnk", Variant.MISERE: "mnk-misere", Variant.NOTAKTO: "mnk-notakto"}
 _NAME = re.compile(r"^(mnk|mnk-misere|mnk-notakto|notakto):(\d+),(\d+),(\d+)$")
 
 
@@ -21,11 +22,11 @@ class MnkGame(Game):
 
     Games are equal when their names are. Square ``i`` is row ``i // cols``, column ``i % cols``."""
 
-    def __init__(self, rows: int, cols: int, k: int, variant: str = "normal") -> None:
-        if variant not in VARIANTS:
-            raise BadInput(f"unknown m,n,k variant {variant!r}; known: {', '.join(VARIANTS)}")
-        super().__init__(_SPECS[_PREFIX[variant]], {"rows": rows, "cols": cols, "k": k})
-        self.variant = variant
+    def __init__(self, rows: int, cols: int, k: int, variant: Variant | str = Variant.NORMAL) -> None:
+        if variant not in tuple(Variant):
+            raise BadInput(f"unknown m,n,k variant {variant!r}; known: {', '.join(Variant)}")
+        self.variant = Variant(variant)
+        super().__init__(_SPECS[_PREFIX[self.variant]], {"rows": rows, "cols": cols, "k": k})
 
     @classmethod
     def from_name(cls, name: str) -> MnkGame:
@@ -34,7 +35,7 @@ class MnkGame(Game):
         if not match:
             raise BadInput(f"unknown game {name!r}; known forms: mnk:R,C,K, mnk-misere:R,C,K, mnk-notakto:R,C,K")
         prefix, rows, cols, k = match.groups()
-        variant = {"mnk": "normal", "mnk-misere": "misere"}.get(prefix, "notakto")
+        variant = {"mnk": Variant.NORMAL, "mnk-misere": Variant.MISERE}.get(prefix, Variant.NOTAKTO)
         return cls(int(rows), int(cols), int(k), variant)
 
     def __eq__(self, other: object) -> bool:

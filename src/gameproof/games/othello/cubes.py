@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from gameproof.answers import Status
 from gameproof.errors import BadInput
 from gameproof.games.othello import rules
 from gameproof.games.othello.notation import square_name
@@ -112,7 +113,7 @@ def solve_cube(min_legal: int, plies: int, moves: tuple[int, ...], stops: bool, 
     with open_solver(SOLVER, proof=proof is not None) as solver:
         solver.add(cnf)
         answer = solver.solve_within(conflicts)
-        result: dict[str, Any] = {"status": {True: "sat", False: "unsat", None: "unknown"}[answer]}
+        result: dict[str, Any] = {"status": Status.of(answer)}
         if answer:
             result["moves"] = decode_moves(formula, solver.model())
         if answer is False and proof is not None:
@@ -127,7 +128,7 @@ def solve_cube(min_legal: int, plies: int, moves: tuple[int, ...], stops: bool, 
 class CubeResult:
     """What cube-and-conquer answered, and what each part cost."""
 
-    status: str  # "sat", "unsat" or "unknown"
+    status: Status
     min_legal: int
     plies: int
     cubes: int = 0  # cubes solved (refuted, or the one that was satisfiable)
@@ -165,7 +166,7 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
         raise BadInput(f"--proof needs an existing folder for the cubes' proofs: {proof_dir}")
     began = time.perf_counter()
     formula = _formula(min_legal, plies)
-    result = CubeResult("unknown", min_legal, plies)
+    result = CubeResult(Status.UNKNOWN, min_legal, plies)
     refuted: list[Cube] = []
     cubes = first_cubes(formula, cube_plies)
     question = f"{min_legal}/{plies}/"
@@ -185,14 +186,15 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
             for cube, job in zip(cubes, jobs):
                 answer = answers[job.key]
                 result.cube_seconds += answer["seconds"]
-                if answer["status"] == "sat":
-                    result.status, result.cubes = "sat", result.cubes + 1
+                status = Status(answer["status"])
+                if status is Status.SAT:
+                    result.status, result.cubes = status, result.cubes + 1
                     result.witness = replay(answer["moves"])
                     if result.witness.legal_move_count < min_legal:
                         raise RuntimeError(f"cube {cube.key}: witness {result.witness.record} replays to too few moves")
                     result.wall_seconds = time.perf_counter() - began
                     return result
-                if answer["status"] == "unknown":
+                if status is Status.UNKNOWN:
                     children = cube.split(formula)
                     if children == [cube]:
                         result.notes.append(f"cube {cube.key} ran past the budget and cannot be split further")
@@ -206,7 +208,7 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
                     if folder is not None:
                         result.cube_proofs[answer["proof_verdict"]] += 1
             cubes = deeper
-    result.status = "unsat"
+    result.status = Status.UNSAT
     if folder is not None:
         result.coverage = _cover(formula, refuted, folder / "coverage.drat")
     result.wall_seconds = time.perf_counter() - began

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gameproof.answers import Reachability, Status
 from gameproof.errors import BadInput
 from gameproof.games.othello import reach_generic, rules
 from gameproof.games.othello.notation import PASS, square_name
@@ -97,7 +98,7 @@ def replay(moves: list[int]) -> Replay:
 class ReachResult:
     """The answer to one reachability question."""
 
-    status: str  # "sat", "unsat" or "unknown"
+    status: Status
     min_legal: int
     plies: int
     rule_set: str
@@ -206,7 +207,7 @@ def solve_reach(
                              progress)
         encode_total += result.encode_seconds
         solve_total += result.solve_seconds
-        if result.status == "sat" or last:
+        if result.status is Status.SAT or last:
             break
         notes.append(f"{stage.describe()}: {result.status} after {result.solve_seconds:.1f} s; "
                      f"then every game of at most {plies} moves")
@@ -237,7 +238,7 @@ def _solve_once(min_legal: int, stage: Stage, rule_set: str, encoding: str, solv
         write_dimacs(cnf, dimacs)
     solved = _solve_cnf(cnf, solver, seconds, proof, progress)
     result = ReachResult(
-        {True: "sat", False: "unsat", None: "unknown"}[solved.answer], min_legal, plies, rule_set, encoding,
+        Status.of(solved.answer), min_legal, plies, rule_set, encoding,
         solved.solver, cnf.num_vars, cnf.num_clauses, encode_seconds, solved.seconds,
         proof=solved.proof, passes=stage.passes,
     )
@@ -287,7 +288,7 @@ MOST_FLIPS = 18
 class FlipsResult:
     """The answer to "is a position reachable where some legal move flips at least N discs?"."""
 
-    status: str  # "sat", "unsat" or "unknown"
+    status: Status
     min_flips: int
     plies: int
     solver: str
@@ -323,7 +324,7 @@ def solve_flips(min_flips: int, plies: int | None = None, solver: str | None = N
     formula = encode_flips(min_flips, plies, passes)
     encoded = time.perf_counter() - began
     solved = _solve_cnf(formula.cnf, solver, seconds, proof, progress)
-    result = FlipsResult({True: "sat", False: "unsat", None: "unknown"}[solved.answer], min_flips, plies,
+    result = FlipsResult(Status.of(solved.answer), min_flips, plies,
                          solved.solver, formula.cnf.num_vars, formula.cnf.num_clauses, encoded, solved.seconds,
                          proof=solved.proof)
     if solved.answer:
@@ -357,7 +358,7 @@ def connected_to_centre(occupied: int) -> bool:
 class ReachableResult:
     """Whether one exact position is reachable from the start."""
 
-    status: str  # "reachable", "unreachable" or "unknown"
+    status: Reachability
     reason: str
     plies: int = 0
     variables: int = 0
@@ -400,9 +401,9 @@ def solve_reachable(
     if black & white:
         raise BadInput("a square holds both a black and a white disc")
     if occupied & CENTRE != CENTRE:
-        return ReachableResult("unreachable", "a centre square is empty, but the centre is never emptied")
+        return ReachableResult(Reachability.UNREACHABLE, "a centre square is empty, but the centre is never emptied")
     if not connected_to_centre(occupied):
-        return ReachableResult("unreachable", "some disc is not connected to the centre; every move is adjacent to a disc")
+        return ReachableResult(Reachability.UNREACHABLE, "some disc is not connected to the centre; every move is adjacent to a disc")
     moves = rules.popcount(occupied) - 4
     final = FinalPosition(black, white, black_to_move)
     began = time.perf_counter()
@@ -412,9 +413,9 @@ def solve_reachable(
     sizes = dict(plies=moves, variables=formula.cnf.num_vars, clauses=formula.cnf.num_clauses,
                  encode_seconds=encode_seconds, solve_seconds=solved.seconds)
     if solved.answer is None:
-        return ReachableResult("unknown", "the time limit ran out", **sizes)
+        return ReachableResult(Reachability.UNKNOWN, "the time limit ran out", **sizes)
     if solved.answer is False:
-        return ReachableResult("unreachable", f"SAT refutation: no game of {moves} moves ends here",
+        return ReachableResult(Reachability.UNREACHABLE, f"SAT refutation: no game of {moves} moves ends here",
                                proof=solved.proof, **sizes)
     witness = replay(decode_moves(formula, solved.model))
     if witness.black_to_move != black_to_move:
@@ -423,4 +424,4 @@ def solve_reachable(
         witness.black_to_move != black_to_move
     ):
         raise AssertionError(f"witness {witness.record} does not replay to the position")
-    return ReachableResult("reachable", f"reached after {len(witness.moves)} plies", witness=witness, **sizes)
+    return ReachableResult(Reachability.REACHABLE, f"reached after {len(witness.moves)} plies", witness=witness, **sizes)
