@@ -98,9 +98,18 @@ class Book:
 
     def put(self, entry: Entry) -> None:
         with self._db:
-            self._db.execute("INSERT OR REPLACE INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                             (str(entry.key), entry.record, entry.plies, entry.value, json.dumps(entry.moves),
-                              entry.nodes, entry.seconds, entry.method))
+            self._insert(entry)
+
+    def put_all(self, entries: list[Entry]) -> None:
+        """Put several entries in one transaction."""
+        with self._db:
+            for entry in entries:
+                self._insert(entry)
+
+    def _insert(self, entry: Entry) -> None:
+        self._db.execute("INSERT OR REPLACE INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         (str(entry.key), entry.record, entry.plies, entry.value, json.dumps(entry.moves),
+                          entry.nodes, entry.seconds, entry.method))
 
     def get(self, key: int) -> Entry | None:
         row = self._db.execute("SELECT * FROM positions WHERE key = ?", (str(key),)).fetchone()
