@@ -36,6 +36,12 @@ class RulesState:
     def __repr__(self) -> str:
         return f"RulesState({self.game!r}, {self.record!r})"
 
+    def _repr_svg_(self) -> str:
+        """The position drawn (Jupyter shows it in place of the text)."""
+        from gameproof.render.game_svg import game_svg
+
+        return game_svg(self)
+
     def __str__(self) -> str:
         board = self.game.board
         marks = self.marks()

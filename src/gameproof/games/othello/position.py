@@ -157,6 +157,12 @@ class Position:
     def __repr__(self) -> str:
         return f"Position({self.board!r}, {self.color!r})"
 
+    def _repr_svg_(self) -> str:
+        """The position drawn with its legal moves (Jupyter shows it in place of the text)."""
+        from gameproof.games.othello.svg import position_svg
+
+        return position_svg(self)
+
     def __str__(self) -> str:
         moves = self.legal_move_mask()
         lines = ["  a b c d e f g h"]

@@ -91,6 +91,30 @@ def is_solution_of(solution: list[int], puzzle: list[int]) -> bool:
             and all({solution[i] for i in group} == digits for group in groups(n)))
 
 
+@dataclass(frozen=True)
+class Grid:
+    """A board for people and notebooks: prints with box borders, ``repr`` round-trips, and Jupyter draws it
+    (``_repr_svg_``). ``cells`` is row-major, 0 for a blank."""
+
+    cells: tuple[int, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> Grid:
+        """The board of a puzzle string; raises BadInput naming what is wrong."""
+        return cls(tuple(parse(text)))
+
+    def __str__(self) -> str:
+        return pretty(list(self.cells))
+
+    def __repr__(self) -> str:
+        return f"Grid.parse({render(list(self.cells))!r})"
+
+    def _repr_svg_(self) -> str:
+        from gameproof.render.sudoku_svg import sudoku_svg
+
+        return sudoku_svg(list(self.cells))
+
+
 @dataclass
 class PuzzleFile:
     """The puzzles of a file (one per line; blank lines and ``#`` comments skipped) and the lines skipped."""
