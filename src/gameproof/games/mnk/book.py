@@ -64,17 +64,24 @@ def solve_leaves(game_name: str, records: list[str], options: Options, with_move
     return entries
 
 
+#: The most leaves one book job solves: a killed build loses at most the jobs it was running.
+LEAVES_PER_JOB = 64
+
+
 def _subtree_jobs(leaves: list[MnkState], depth: int, game: MnkGame, options: Options, with_moves: bool) -> list[Job]:
-    """The leaves as jobs, one per ancestor two plies up (one ply up below depth 3): a worker's table then
-    serves the positions the leaves share (misère 4×5 k3 to depth 3 on two workers: 1.5× one, against
-    1.3× with one job per parent and slower than one worker with one job per leaf)."""
+    """The leaves as jobs of at most :data:`LEAVES_PER_JOB` leaves below one ancestor two plies up (one ply up
+    below depth 3): a worker's table then serves the positions those leaves share. Misère 4×5 k3 to depth 3,
+    two workers against one: 1.3× (1.5× with whole subtrees as jobs, 1.3× with one job per parent, and one
+    job per leaf was slower than one worker; docs/benchmarks.md)."""
     prefix = max(depth - 2, 1) if depth >= 2 else 0
     groups: dict[str, list[MnkState]] = {}
     for leaf in leaves:
         groups.setdefault(" ".join(leaf.record.split()[:prefix]), []).append(leaf)
-    return [Job(",".join(str(leaf.key) for leaf in group),
-                {"game_name": game.name, "records": [leaf.record for leaf in group], "options": options,
-                 "with_moves": with_moves}) for group in groups.values()]
+    chunks = [group[start:start + LEAVES_PER_JOB] for group in groups.values()
+              for start in range(0, len(group), LEAVES_PER_JOB)]
+    return [Job(",".join(str(leaf.key) for leaf in chunk),
+                {"game_name": game.name, "records": [leaf.record for leaf in chunk], "options": options,
+                 "with_moves": with_moves}) for chunk in chunks]
 
 
 class _BookJournal:
