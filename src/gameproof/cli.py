@@ -8,11 +8,11 @@ import sys
 from collections.abc import Sequence
 
 from gameproof import __version__
-from gameproof.commands import certificate, check, demo, games, mnk, othello, reach, render, sudoku, tui
+from gameproof.commands import certificate, check, demo, games, mnk, othello, reach, render, results, sudoku, tui
 from gameproof.commands._output import exit_codes
 from gameproof.errors import BadInput
 
-COMMAND_MODULES = (games, othello, mnk, demo, check, certificate, sudoku, render, tui, reach)
+COMMAND_MODULES = (games, othello, mnk, demo, check, certificate, sudoku, render, tui, reach, results)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,159 @@
+"""The results page's claims, and how each is re-checked by its certificate (docs/results.md).
+
+A game value is re-checked by solving the game again, writing its certificate and having the independent
+checker (:mod:`gameproof.certify.check`, the rules on Python ints) accept it; the value of every first move
+is compared too, and where the board has an even number of cells the misère symmetry argument (the second
+player mirrors through the centre, so the first player never wins) is checked against the value. An
+Othello extreme is re-checked by replaying its witness and refuting the next value up with a DRAT proof
+that a named checker verifies.
+"""
+
+from __future__ import annotations
+
+import enum
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gameproof.answers import Status, Value, Variant
+
+#: Boards up to this many cells are also solved by the plain minimax reference (a second route).
+REFERENCE_CELLS = 16
+
+
+class Size(enum.Enum):
+    """How long a re-check takes: small ones run in `make test`, all in `gameproof results check`."""
+
+    SMALL = "small"
+    LARGE = "large"
+
+
+@dataclass(frozen=True)
+class GameValue:
+    """The value of an m,n,k game from its start for the first player, and the first moves that achieve it (None:
+    every move)."""
+
+    game: str
+    value: Value
+    best_moves: tuple[str, ...] | None
+    size: Size
+    note: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.game
+
+
+@dataclass(frozen=True)
+class OthelloFlips:
+    """The most discs one move flips in a reachable Othello position: ``most`` found within ``plies``, one
+    more refuted within every game."""
+
+    most: int
+    plies: int
+    size: Size
+
+    @property
+    def name(self) -> str:
+        return "othello-most-flips"
+
+
+Result = GameValue | OthelloFlips
+
+RESULTS: tuple[Result, ...] = (
+    GameValue("mnk-notakto:4,4,3", Value.WIN, ("a1", "d1", "a4", "d4"), Size.SMALL),
+    GameValue("mnk-notakto:4,5,3", Value.WIN, ("a1", "c1", "e1", "a2", "e2", "a3", "e3", "a4", "c4", "e4"), Size.SMALL),
+    GameValue("mnk-misere:5,4,3", Value.LOSS, None, Size.SMALL),
+    GameValue("mnk-misere:5,4,4", Value.DRAW, None, Size.LARGE),
+    OthelloFlips(18, 44, Size.LARGE),
+)
+
+
+@dataclass
+class Check:
+    """One result re-checked: whether it holds, what was checked, and how long it took."""
+
+    name: str
+    holds: bool
+    checks: list[str] = field(default_factory=list)
+    problem: str | None = None
+    seconds: float = 0.0
+
+
+def check(result: Result) -> Check:
+    """Re-check one result by its certificate (and a second route where one exists)."""
+    started = time.perf_counter()
+    report = _check_value(result) if isinstance(result, GameValue) else _check_flips(result)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _check_value(result: GameValue) -> Check:
+    from gameproof.certify.check import check_certificate
+    from gameproof.certify.records import write_certificate
+    from gameproof.games.mnk.state import MnkGame, MnkState
+    from gameproof.search.certificate import certify
+    from gameproof.search.dfpn import Options
+    from gameproof.search.solve import kept_search, solve
+
+    report = Check(result.name, False)
+    state = MnkState(MnkGame.from_name(result.game))
+    options = Options(tt_mb=2048 if result.size is Size.LARGE else 256)
+    solution = solve(state, options, keep_table=True)
+    best = sorted(state.move_name(m) for m, v in solution.moves.items() if v == solution.value)
+    claimed = sorted(state.move_name(m) for m in state.legal_moves()) if result.best_moves is None \
+        else sorted(result.best_moves)
+    if solution.value != result.value or best != claimed:
+        report.problem = f"solved {solution.value} with best first moves {' '.join(best)}"
+        return report
+    report.checks.append(f"df-pn: {solution.value}, " + ("every first move" if result.best_moves is None
+                                                          else f"best first moves {' '.join(result.best_moves)}"))
+    certificate = certify(state, kept_search(state.game, options))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "value.cert"
+        write_certificate(path, certificate.header, certificate.parts)
+        checked = check_certificate(str(path))
+    if not checked.accepted or checked.value != result.value:
+        report.problem = f"certificate not accepted: {checked.finding.message if checked.finding else checked.value}"
+        return report
+    report.checks.append(f"certificate of {certificate.nodes:,} positions accepted by the independent checker")
+    board = state.game.board
+    if board.rows * board.cols <= REFERENCE_CELLS:
+        from gameproof.games.mnk import reference
+
+        plain = reference.move_values("-" * board.rows * board.cols, board.rows, board.cols, state.game.k,
+                                      state.game.variant)
+        plain_best = sorted(state.move_name(m) for m, v in plain.items() if Value.of_score(v) == result.value)
+        if Value.of_score(max(plain.values())) != result.value or plain_best != best:
+            report.problem = f"plain minimax disagrees: {Value.of_score(max(plain.values()))}, {' '.join(plain_best)}"
+            return report
+        report.checks.append("plain minimax (the m,n,k reference) agrees, move by move")
+    if state.game.variant is Variant.MISERE and board.rows * board.cols % 2 == 0:
+        if result.value is Value.WIN:
+            report.problem = "a misère board with an even number of cells cannot be a first-player win"
+            return report
+        report.checks.append("consistent with the mirror argument (even cells: no first-player win)")
+    report.holds = True
+    return report
+
+
+def _check_flips(result: OthelloFlips) -> Check:
+    from gameproof.games.othello.notation import square_name
+    from gameproof.games.othello.reach import solve_flips
+
+    report = Check(result.name, False)
+    with tempfile.TemporaryDirectory() as folder:
+        found = solve_flips(result.most, result.plies, "cadical195")
+        if found.status is not Status.SAT or found.flipped < result.most:
+            report.problem = f"{result.most} flips: {found.status}"
+            return report
+        report.checks.append(f"{result.most} flips: witness {found.witness.record} replayed, "
+                             f"{found.flipped} discs flipped by {square_name(found.square)}")
+        refuted = solve_flips(result.most + 1, None, "cadical195", proof=Path(folder) / "more.drat")
+    if refuted.status is not Status.UNSAT or refuted.proof is None or not refuted.proof.accepted:
+        report.problem = f"{result.most + 1} flips: {refuted.status}, proof {refuted.proof and refuted.proof.describe()}"
+        return report
+    report.checks.append(f"{result.most + 1} flips refuted; DRAT proof {refuted.proof.describe()}")
+    report.holds = True
+    return report
