@@ -95,7 +95,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "(rules.legal_moves, flips, after_move traced into a circuit) over every board, every move choice and "
         "every pass, and refute them: sound (every step the encoding allows is a rules step, with the same "
         "flips and next board) and complete (every rules step is allowed).",
-        epilog=exit_codes("every miter refuted: the encoding equals the rules", "a board where they differ"),
+        epilog=exit_codes("every miter refuted: the encoding equals the rules", "a board where they differ",
+                          proof=True),
     )
     equivalence.add_argument("--rules", choices=("strict", "relaxed", "both"), default="both",
                              help="the rule set(s) to check (default both)")
@@ -111,7 +112,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "solve each as a job (CaDiCaL within a conflict budget; a cube past it is split one ply deeper), "
         "journal each answer in SQLite so that a killed run resumes, and answer sat with the first witness or "
         "unsat when every cube is refuted. With --proof, each cube's DRAT proof and a proof that the cubes "
-        "cover every game are written and checked. Exit 0 sat, 1 unsat, 3 unknown.",
+        "cover every game are written and checked.",
+        epilog=exit_codes("sat: a witness, replayed on the engine", "unsat: every cube refuted", unknown=True,
+                          proof=True),
     )
     cubes.add_argument("--legal-moves", type=int, required=True, metavar="N",
                        help="a position with at least N legal moves")
@@ -129,7 +132,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     cubes.add_argument("--json", action="store_true", help="print one JSON object")
     cubes.add_argument("--quiet", action="store_true", help="no progress on stderr")
     cubes.set_defaults(handler=run_cubes)
-
 
 
 def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
