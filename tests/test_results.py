@@ -16,7 +16,8 @@ PAGE = (Path(__file__).parent.parent / "docs" / "results.md").read_text()
 def test_small_results_hold(result):
     report = check(result)
     assert report.holds, report.problem
-    assert any("certificate" in line and "accepted" in line for line in report.checks)
+    certified = ("certificate" in line and "accepted" in line or "proof checked" in line for line in report.checks)
+    assert any(certified)
 
 
 def test_every_result_is_on_the_page_with_its_value():
@@ -39,3 +40,27 @@ def test_cli_checks_the_small_ones_and_refuses_unknown_names(capsys):
     assert json.loads(capsys.readouterr().out)["holds"] is True
     assert main(["results", "check", "mnk:9,9,9"]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def _most_after_exactly(moves: int) -> int:
+    """Brute force: the most legal moves of the side to move over every position after exactly `moves` moves."""
+    from gameproof.games.othello import rules
+
+    def turn(player, opponent):
+        return (opponent, player) if rules.legal_moves(player, opponent) == 0 else (player, opponent)
+
+    frontier = {(rules.START_BLACK, rules.START_WHITE)}
+    for _ in range(moves):
+        following = set()
+        for player, opponent in map(lambda board: turn(*board), frontier):
+            legal = rules.legal_moves(player, opponent)
+            following |= {rules.after_move(player, opponent, 1 << s) for s in range(64) if legal >> s & 1}
+        frontier = following
+    return max(rules.popcount(rules.legal_moves(*turn(p, o))) for p, o in frontier)
+
+
+def test_othello_mobility_agrees_with_brute_force_on_the_first_plies():
+    from gameproof.results import OthelloMobility
+
+    claimed = {r.plies: r.most for r in RESULTS if isinstance(r, OthelloMobility) and r.plies <= 5}
+    assert claimed == {plies: _most_after_exactly(plies) for plies in claimed}

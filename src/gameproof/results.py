@@ -59,7 +59,20 @@ class OthelloFlips:
         return "othello-most-flips"
 
 
-Result = GameValue | OthelloFlips
+@dataclass(frozen=True)
+class OthelloMobility:
+    """The most legal moves of the side to move after exactly ``plies`` moves (passes free), strict rules."""
+
+    plies: int
+    most: int
+    size: Size
+
+    @property
+    def name(self) -> str:
+        return f"othello-mobility-{self.plies}"
+
+
+Result = GameValue | OthelloFlips | OthelloMobility
 
 RESULTS: tuple[Result, ...] = (
     GameValue("mnk-notakto:4,4,3", Value.WIN, ("a1", "d1", "a4", "d4"), Size.SMALL),
@@ -69,6 +82,8 @@ RESULTS: tuple[Result, ...] = (
     GameValue("mnk-misere:6,4,3", Value.LOSS, None, Size.LARGE),
     GameValue("mnk-misere:5,4,4", Value.DRAW, None, Size.LARGE),
     OthelloFlips(18, 44, Size.LARGE),
+    *(OthelloMobility(plies, most, Size.SMALL if plies <= 5 else Size.LARGE)
+      for plies, most in enumerate((3, 5, 6, 9, 11, 12, 14, 15), start=1)),
 )
 
 
@@ -86,7 +101,12 @@ class Check:
 def check(result: Result) -> Check:
     """Re-check one result by its certificate (and a second route where one exists)."""
     started = time.perf_counter()
-    report = _check_value(result) if isinstance(result, GameValue) else _check_flips(result)
+    if isinstance(result, GameValue):
+        report = _check_value(result)
+    elif isinstance(result, OthelloFlips):
+        report = _check_flips(result)
+    else:
+        report = _check_mobility(result)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -157,5 +177,26 @@ def _check_flips(result: OthelloFlips) -> Check:
         report.problem = f"{result.most + 1} flips: {refuted.status}, proof {refuted.proof and refuted.proof.describe()}"
         return report
     report.checks.append(f"{result.most + 1} flips refuted; DRAT proof {refuted.proof.describe()}")
+    report.holds = True
+    return report
+
+
+def _check_mobility(result: OthelloMobility) -> Check:
+    from gameproof.games.othello.reach import solve_reach
+
+    report = Check(result.name, False)
+    found = solve_reach(result.most, result.plies, solver="cadical195", exact=True)
+    if found.status is not Status.SAT:
+        report.problem = f"{result.most} legal moves after exactly {result.plies} moves: {found.status}"
+        return report
+    report.checks.append(f"{result.most} legal moves: witness {found.witness.record or '(the start)'} replayed")
+    with tempfile.TemporaryDirectory() as folder:
+        refuted = solve_reach(result.most + 1, result.plies, solver="cadical195", exact=True,
+                              proof=Path(folder) / "more.drat")
+    if refuted.status is not Status.UNSAT or refuted.proof is None or not refuted.proof.accepted:
+        report.problem = (f"{result.most + 1} legal moves: {refuted.status}, proof "
+                          f"{refuted.proof and refuted.proof.describe()}")
+        return report
+    report.checks.append(f"{result.most + 1} legal moves refuted; DRAT proof {refuted.proof.describe()}")
     report.holds = True
     return report

@@ -70,6 +70,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     reach.add_argument("--plies", type=int, metavar="P",
                        help="bound on moves played (default: 60 - N, complete: N legal moves need N empty "
                        "squares); the generic encoding counts passes as plies too")
+    reach.add_argument("--exact", action="store_true",
+                       help="a position after exactly P moves (--plies; direct encoding): the most legal moves "
+                       "at each ply")
     reach.add_argument("--encoding", choices=("direct", "generic"), default="direct",
                        help="direct: per-square formulas built for the solver; generic: the engine's own "
                        "rule functions traced into a circuit")
@@ -272,6 +275,8 @@ def run_reach(args: argparse.Namespace) -> int:
     from gameproof.games.othello.reach import solve_reach
 
     if args.flips is not None:
+        if args.exact:
+            raise BadInput("--exact goes with --legal-moves, not --flips")
         return _run_flips(args)
     if args.proof and args.plies is None:
         print("gameproof: note: with --proof the complete formula is solved at once, without the quick stage "
@@ -280,14 +285,15 @@ def run_reach(args: argparse.Namespace) -> int:
     with _solving_status(f">= {args.legal_moves} legal moves ({args.rules} rules)", args.json or args.quiet) as progress:
         result = solve_reach(
             args.legal_moves, args.plies, args.rules, args.encoding, args.solver, args.timeout, args.dimacs,
-            args.proof, progress,
+            args.proof, progress, exact=args.exact,
         )
     payload = result.to_json()
     if args.json:
         print_json(payload)
     else:
         out = console()
-        out.print(f"{result.status}: >= {result.min_legal} legal moves within {result.plies} moves "
+        bound = "after exactly" if result.exact else "within"
+        out.print(f"{result.status}: >= {result.min_legal} legal moves {bound} {result.plies} moves "
                   f"({result.rule_set} rules; {formula_size(result)})")
         if result.witness is not None:
             from gameproof.games.othello.position import Position

@@ -111,6 +111,7 @@ class ReachResult:
     witness: Replay | None = None
     proof: ProofCheck | None = None  # the DRAT proof of a refutation, and its check
     passes: bool = True  # whether the formula that answered covers games with passes
+    exact: bool = False  # whether it covers games of exactly `plies` moves only
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
@@ -119,6 +120,7 @@ class ReachResult:
             "legal_moves_wanted": self.min_legal,
             "plies": self.plies,
             "passes_allowed": self.passes,
+            "exact_plies": self.exact,
             "rules": self.rule_set,
             "encoding": self.encoding,
             "solver": self.solver,
@@ -142,12 +144,13 @@ class ReachResult:
         return payload | proof_json(self.proof)
 
 
-def encode(min_legal: int, plies: int, rule_set: str, encoding: str, passes: bool = True
+def encode(min_legal: int, plies: int, rule_set: str, encoding: str, passes: bool = True, exact: bool = False
            ) -> tuple[Cnf, Callable[[set[int]], list[int]]]:
     """The formula in the chosen encoding, and how to read a model back as a move sequence. Without
-    `passes` (direct encoding only) it covers only games that never pass."""
+    `passes` (direct encoding only) it covers only games that never pass; with `exact` (direct only), only
+    games of exactly `plies` moves."""
     if encoding == "direct":
-        formula = encode_direct(min_legal, plies, rule_set, passes=passes)
+        formula = encode_direct(min_legal, plies, rule_set, passes=passes, exact=exact)
         return formula.cnf, lambda model: decode_moves(formula, model)
     traced = trace(reach_generic.reach_harness(min_legal, plies, rule_set))
     for unit in traced.export_units():
@@ -181,19 +184,23 @@ def solve_reach(
     dimacs: str | Path | None = None,
     proof: str | Path | None = None,
     progress: Progress | None = None,
+    exact: bool = False,
 ) -> ReachResult:
-    """Is a position with at least `min_legal` legal moves reachable within `plies` plies?"""
+    """Is a position with at least `min_legal` legal moves reachable within `plies` plies (after exactly
+    `plies` moves with `exact`)?"""
     if not 0 <= min_legal <= 60:
         raise BadInput(f"the number of legal moves must be between 0 and 60, got {min_legal}")
     if rule_set not in RULE_SETS:
         raise BadInput(f"unknown rule set {rule_set!r}; choose from {', '.join(RULE_SETS)}")
     if encoding not in ENCODINGS:
         raise BadInput(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
+    if exact and (plies is None or encoding != "direct"):
+        raise BadInput("exactly P moves (--exact) needs --plies and the direct encoding")
     staged = plies is None and dimacs is None and proof is None
     plies = default_plies(min_legal) if plies is None else plies
     if not 0 <= plies <= 200:
         raise BadInput(f"plies must be between 0 and 200, got {plies}")
-    stages = [Stage(plies, passes=True)]
+    stages = [Stage(plies, passes=True, exact=exact)]
     if staged and (encoding == "direct" or short_plies(min_legal) < plies):
         # Witnesses are found far faster in a small formula: short games, and (direct) no passes.
         stages.insert(0, Stage(short_plies(min_legal), passes=encoding != "direct"))
@@ -218,13 +225,15 @@ def solve_reach(
 
 @dataclass(frozen=True)
 class Stage:
-    """One formula of a staged search: games of at most `plies` moves, with or without passes."""
+    """One formula of a staged search: games of at most (or `exact`ly) `plies` moves, with or without passes."""
 
     plies: int
     passes: bool
+    exact: bool = False
 
     def describe(self) -> str:
-        return f"games of at most {self.plies} moves" + ("" if self.passes else " without a pass")
+        bound = "exactly" if self.exact else "at most"
+        return f"games of {bound} {self.plies} moves" + ("" if self.passes else " without a pass")
 
 
 def _solve_once(min_legal: int, stage: Stage, rule_set: str, encoding: str, solver: str | None,
@@ -232,7 +241,7 @@ def _solve_once(min_legal: int, stage: Stage, rule_set: str, encoding: str, solv
                 progress: Progress | None) -> ReachResult:
     began = time.perf_counter()
     plies = stage.plies
-    cnf, decode = encode(min_legal, plies, rule_set, encoding, stage.passes)
+    cnf, decode = encode(min_legal, plies, rule_set, encoding, stage.passes, stage.exact)
     encode_seconds = time.perf_counter() - began
     if dimacs is not None:
         write_dimacs(cnf, dimacs)
@@ -240,12 +249,14 @@ def _solve_once(min_legal: int, stage: Stage, rule_set: str, encoding: str, solv
     result = ReachResult(
         Status.of(solved.answer), min_legal, plies, rule_set, encoding,
         solved.solver, cnf.num_vars, cnf.num_clauses, encode_seconds, solved.seconds,
-        proof=solved.proof, passes=stage.passes,
+        proof=solved.proof, passes=stage.passes, exact=stage.exact,
     )
     if solved.answer:
         result.witness = replay(decode(solved.model))
         if result.witness.legal_move_count < min_legal:
             raise AssertionError(f"witness {result.witness.record} replays to too few legal moves")
+        if stage.exact and sum(move != PASS for move in result.witness.moves) != plies:
+            raise AssertionError(f"witness {result.witness.record} does not have exactly {plies} moves")
         if rule_set == "relaxed" and not result.witness.strict:
             result.notes.append("the witness passes while a move exists: legal only under relaxed rules")
     return result

@@ -82,12 +82,12 @@ class FinalPosition:
 
 class _Builder:
     def __init__(self, plies: int, min_legal: int, rule_set: str, final: FinalPosition | None = None,
-                 passes: bool = True) -> None:
+                 passes: bool = True, exact: bool = False) -> None:
         if rule_set not in RULE_SETS:
             raise ValueError(f"unknown rule set {rule_set!r}; choose from {', '.join(RULE_SETS)}")
         self.cnf = Cnf()
         self.plies, self.min_legal, self.strict = plies, min_legal, rule_set == "strict"
-        self.rule_set, self.final, self.passes = rule_set, final, passes
+        self.rule_set, self.final, self.passes, self.exact = rule_set, final, passes, exact
         self.full_legal = False  # the mover's legal squares only bounded from above (enough for every goal)
         self.true = self.cnf.new_var()
         self.cnf.add_clause([self.true])
@@ -270,7 +270,7 @@ class _Builder:
         moves, passes, stops = [], [], []
         for ply in range(self.plies):
             pass_, mover, other, capture, legal = self.turn(mine, theirs, ply)
-            can_stop = self.final is None and self.may_stop(legal)
+            can_stop = self.final is None and not self.exact and self.may_stop(legal)
             stop = self.var() if can_stop else false
             playable = legal
             if ply == 0 and self.final is None:
@@ -412,11 +412,13 @@ class _Builder:
 
 def encode_direct(
     min_legal: int, plies: int, rule_set: str = "strict", final: FinalPosition | None = None, passes: bool = True,
+    exact: bool = False,
 ) -> ReachFormula:
-    """The direct encoding: is a position with >= `min_legal` legal moves reachable within `plies` moves?
-    With `final`, the question is instead whether that exact position is reached after the last
-    move (`min_legal` is then ignored). Without `passes`, only games that never pass are covered."""
-    return _Builder(plies, min_legal, rule_set, final, passes).build()
+    """The direct encoding: is a position with >= `min_legal` legal moves reachable within `plies` moves
+    (after exactly `plies` moves with `exact`: no ply stops)? With `final`, the question is instead whether
+    that exact position is reached after the last move (`min_legal` is then ignored). Without `passes`,
+    only games that never pass are covered."""
+    return _Builder(plies, min_legal, rule_set, final, passes, exact).build()
 
 
 class _FlipsBuilder(_Builder):
