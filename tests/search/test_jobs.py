@@ -82,3 +82,11 @@ def test_ray_gives_the_same_results_and_retries_a_dead_worker(tmp_path, monkeypa
         run_jobs(job_tasks.square_or_die_once, _jobs(7, marks=str(tmp_path)), journal, backend=Backend.RAY,
                  workers=2, retries=3)
         assert journal.results() == {f"n{n}": n * n for n in range(7)}
+
+
+def test_a_journal_whose_name_holds_uri_characters_resumes(tmp_path):
+    path = tmp_path / "run?1#a.db"
+    with SqliteJournal(path, task_name(job_tasks.square)) as journal:
+        run_jobs(job_tasks.square, _jobs(3), journal)
+    with SqliteJournal(path, task_name(job_tasks.square)) as journal:
+        assert run_jobs(job_tasks.square, _jobs(3), journal) == 0

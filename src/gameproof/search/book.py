@@ -17,6 +17,7 @@ from pathlib import Path
 
 from gameproof.answers import Value
 from gameproof.errors import BadInput
+from gameproof.storage import connect_read_only
 
 _TABLES = {"meta", "positions"}
 _SCHEMA = """
@@ -65,8 +66,7 @@ class Book:
         if not writable and not self.path.exists():
             raise BadInput(f"no book at {path}")
         try:
-            self._db = (sqlite3.connect(self.path) if writable
-                        else sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True))
+            self._db = sqlite3.connect(self.path) if writable else connect_read_only(self.path)
         except sqlite3.Error as error:
             raise BadInput(f"cannot open the book {path}: {error}") from None
         try:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from gameproof.errors import BadInput
+from gameproof.storage import connect_read_only
 
 Task = Callable[..., Any]
 #: ``progress(done, total, elapsed_seconds)``, called after each job (done counts journalled ones too).
@@ -100,7 +101,7 @@ def _check_journal(path: Path, task: str) -> None:
     if not path.is_file():
         raise BadInput(f"{path} is not a file")
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db = connect_read_only(path)
         try:
             if db.execute("PRAGMA quick_check").fetchone() != ("ok",):
                 raise BadInput(f"{path} is a damaged SQLite file")
