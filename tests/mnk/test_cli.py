@@ -70,11 +70,11 @@ def test_pure_python_search_agrees_without_jit():
 
 def test_progress_displays_run_off_a_terminal():
     from gameproof.commands._search import search_progress
-    from gameproof.commands.mnk import book_progress
+    from gameproof.commands._output import job_progress
 
     with search_progress(False) as update:
         update(5_000_000, 250, 1000)
-    with book_progress(False) as update:
+    with job_progress(False, "book") as update:
         update(3, 10, 1.5)
     with search_progress(True) as update:
         assert update is None

@@ -10,6 +10,8 @@ import math
 import os
 import sys
 import textwrap
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -124,6 +126,25 @@ def progress_bar(*columns: str | ProgressColumn, quiet: bool) -> Progress:
 
     shown = progress_console()
     return Progress(*columns, console=shown, transient=True, disable=quiet or not shown.is_terminal)
+
+
+@contextmanager
+def job_progress(quiet: bool, what: str) -> Iterator[Callable[[int, int, float], None] | None]:
+    """A progress callback for jobs (done, total, elapsed seconds): a bar with the elapsed time and ETA on
+    stderr; None when `quiet`."""
+    if quiet:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    with progress_bar(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                      quiet=quiet) as bar:
+        task = bar.add_task(what, total=None)
+
+        def update(done: int, total: int, elapsed: float) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
 
 
 def formula_size(result: Any) -> str:

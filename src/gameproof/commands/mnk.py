@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from gameproof.answers import Value, Variant
 from gameproof.commands._output import exit_codes, output_file
 from gameproof.commands._search import options_from_args, print_values, search_arguments
 from gameproof.commands.certificate import certificate_argument
-from gameproof.answers import Value, Variant
 from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
@@ -110,7 +108,9 @@ def run_book_build(args: argparse.Namespace) -> int:
 
     if args.address and args.backend != "ray":
         raise BadInput("--address joins a Ray cluster: give --backend ray too")
-    with book_progress(args.quiet or args.json) as progress:
+    from gameproof.commands._output import job_progress
+
+    with job_progress(args.quiet or args.json, "book") as progress:
         report = book.build(game, args.depth, args.db, workers=args.workers, options=options,
                             values_only=args.values_only, backend=Backend(args.backend), address=args.address,
                             progress=progress)
@@ -126,25 +126,6 @@ def run_book_build(args: argparse.Namespace) -> int:
 
         console().print(" ".join(f"{k}={v}" for k, v in summary.items()))
     return 0
-
-
-@contextmanager
-def book_progress(quiet: bool) -> Iterator[Callable[[int, int, float], None] | None]:
-    """A progress callback (done, total, elapsed seconds) drawing a bar with the elapsed time and ETA on stderr."""
-    if quiet:
-        yield None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn, TimeRemainingColumn
-
-    from gameproof.commands._output import progress_bar
-
-    with progress_bar(BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), quiet=quiet) as bar:
-        task = bar.add_task("book", total=None)
-
-        def update(done: int, total: int, elapsed: float) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update
 
 
 def run_book_query(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from gameproof.commands._output import (
-    STDOUT, console, exit_codes, formula_size, output_file, output_file_or_stdout, print_json, print_proof, progress_bar,
+    STDOUT, console, exit_codes, formula_size, job_progress, output_file, output_file_or_stdout, print_json, print_proof, progress_bar,
     PROOF_REJECTED, progress_console, proof_exit_code, time_limit, write_output,
 )
 from gameproof.errors import BadInput
@@ -419,12 +419,10 @@ def run_cubes(args: argparse.Namespace) -> int:
         raise BadInput(f"--plies must be between 1 and 60, got {plies}")
     if args.address and args.backend != "ray":
         raise BadInput("--address joins a Ray cluster: give --backend ray too")
-    quiet = args.quiet or args.json or not sys.stderr.isatty()
-    progress = None if quiet else _cube_progress
-    report = None if quiet else (lambda line: print(f"\r{line}: solving", file=sys.stderr, flush=True))
-    result = solve_by_cubes(args.legal_moves, plies, args.journal, cube_plies=args.cube_plies,
-                            conflicts=args.cube_conflicts, workers=args.workers, backend=Backend(args.backend),
-                            address=args.address, proof_dir=args.proof, progress=progress, report=report)
+    with job_progress(args.quiet or args.json, "cubes") as progress:
+        result = solve_by_cubes(args.legal_moves, plies, args.journal, cube_plies=args.cube_plies,
+                                conflicts=args.cube_conflicts, workers=args.workers, backend=Backend(args.backend),
+                                address=args.address, proof_dir=args.proof, progress=progress)
     if args.json:
         print_json(result.to_json())
     else:
@@ -445,9 +443,3 @@ def run_cubes(args: argparse.Namespace) -> int:
         return PROOF_REJECTED
     return code
 
-
-def _cube_progress(done: int, total: int, elapsed: float) -> None:
-    rate = done / elapsed if elapsed > 0 else 0.0
-    left = f", about {(total - done) / rate:.0f} s left" if rate > 0 and done < total else ""
-    print(f"\r  {done}/{total} cubes, {elapsed:.0f} s{left}   ", end="" if done < total else "\n", file=sys.stderr,
-          flush=True)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -46,38 +45,30 @@ class Cube:
     def key(self) -> str:
         return "".join(square_name(move) for move in self.moves) + (f"/{STOP}" if self.stops else "")
 
+    def _chosen(self, formula: ReachFormula) -> list[int]:
+        """The formula's literal for each of these plies' choices (±1 where the formula made it constant)."""
+        stop = [formula.stops[len(self.moves)]] if self.stops else []
+        return [formula.moves[ply][move] for ply, move in enumerate(self.moves)] + stop
+
     def literals(self, formula: ReachFormula) -> list[int]:
         """The formula's literals that fix these plies (constants left out)."""
-        chosen = [formula.moves[ply][move] for ply, move in enumerate(self.moves)]
-        if self.stops:
-            chosen.append(formula.stops[len(self.moves)])
-        return [lit for lit in chosen if abs(lit) != 1]
+        return [lit for lit in self._chosen(formula) if abs(lit) != 1]
 
     def possible(self, formula: ReachFormula) -> bool:
         """False when the formula itself rules the cube out (a literal that is constant false)."""
-        chosen = [formula.moves[ply][move] for ply, move in enumerate(self.moves)]
-        if self.stops:
-            chosen.append(formula.stops[len(self.moves)])
-        return all(lit != -1 for lit in chosen)
+        return -1 not in self._chosen(formula)
 
     def split(self, formula: ReachFormula) -> list[Cube]:
         """The cubes one ply deeper: a stop here, or each legal move (none past the formula's last ply)."""
         if self.stops or len(self.moves) >= formula.plies:
             return [self]
-        player, opponent = _position(self.moves)
-        legal = rules.legal_moves(player, opponent)
+        position = replay(list(self.moves))
+        legal = rules.legal_moves(position.player, position.opponent)
         if legal == 0 and self.moves:
             raise BadInput("cubes reach a pass within their plies; use fewer --cube-plies")
         squares = [F5] if not self.moves else [s for s in range(64) if legal >> s & 1]
         children = [Cube(self.moves, stops=True)] + [Cube((*self.moves, s)) for s in squares]
         return [cube for cube in children if cube.possible(formula)]
-
-
-def _position(moves: tuple[int, ...]) -> tuple[int, int]:
-    player, opponent = rules.START_BLACK, rules.START_WHITE
-    for move in moves:
-        player, opponent = rules.after_move(player, opponent, 1 << move)
-    return player, opponent
 
 
 def first_cubes(formula: ReachFormula, plies: int) -> list[Cube]:
@@ -154,8 +145,7 @@ class CubeResult:
 
 def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plies: int = 4, conflicts: int = 200_000,
                    workers: int = 1, backend: Backend = Backend.LOCAL, address: str | None = None,
-                   proof_dir: str | Path | None = None, progress: Progress | None = None,
-                   report: Callable[[str], None] | None = None) -> CubeResult:
+                   proof_dir: str | Path | None = None, progress: Progress | None = None) -> CubeResult:
     """Is a position with ``min_legal`` legal moves reachable within ``plies`` moves? By cubes, as jobs."""
     if not 1 <= cube_plies <= 8:
         raise BadInput("--cube-plies must be between 1 and 8 (the earliest pass comes after 8 moves)")
@@ -172,8 +162,6 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
     question = f"{min_legal}/{plies}/"
     with SqliteJournal(journal, task_name(solve_cube)) as kept:
         while cubes:
-            if report:
-                report(f"{len(cubes)} cubes")
             jobs = [Job(question + cube.key, {
                 "min_legal": min_legal, "plies": plies, "moves": cube.moves, "stops": cube.stops,
                 "conflicts": conflicts,
