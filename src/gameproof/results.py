@@ -13,8 +13,10 @@ from __future__ import annotations
 import enum
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from gameproof.answers import Status, Value, Variant
 
@@ -165,19 +167,14 @@ def _check_flips(result: OthelloFlips) -> Check:
     from gameproof.games.othello.reach import solve_flips
 
     report = Check(result.name, False)
-    with tempfile.TemporaryDirectory() as folder:
-        found = solve_flips(result.most, result.plies, "cadical195")
-        if found.status is not Status.SAT or found.flipped < result.most:
-            report.problem = f"{result.most} flips: {found.status}"
-            return report
-        report.checks.append(f"{result.most} flips: witness {found.witness.record} replayed, "
-                             f"{found.flipped} discs flipped by {square_name(found.square)}")
-        refuted = solve_flips(result.most + 1, None, "cadical195", proof=Path(folder) / "more.drat")
-    if refuted.status is not Status.UNSAT or refuted.proof is None or not refuted.proof.accepted:
-        report.problem = f"{result.most + 1} flips: {refuted.status}, proof {refuted.proof and refuted.proof.describe()}"
+    found = solve_flips(result.most, result.plies, "cadical195")
+    if found.status is not Status.SAT or found.flipped < result.most:
+        report.problem = f"{result.most} flips: {found.status}"
         return report
-    report.checks.append(f"{result.most + 1} flips refuted; DRAT proof {refuted.proof.describe()}")
-    report.holds = True
+    report.checks.append(f"{result.most} flips: witness {found.witness.record} replayed, "
+                         f"{found.flipped} discs flipped by {square_name(found.square)}")
+    report.holds = _refuted(report, f"{result.most + 1} flips",
+                            lambda proof: solve_flips(result.most + 1, None, "cadical195", proof=proof))
     return report
 
 
@@ -190,13 +187,18 @@ def _check_mobility(result: OthelloMobility) -> Check:
         report.problem = f"{result.most} legal moves after exactly {result.plies} moves: {found.status}"
         return report
     report.checks.append(f"{result.most} legal moves: witness {found.witness.record or '(the start)'} replayed")
-    with tempfile.TemporaryDirectory() as folder:
-        refuted = solve_reach(result.most + 1, result.plies, solver="cadical195", exact=True,
-                              proof=Path(folder) / "more.drat")
-    if refuted.status is not Status.UNSAT or refuted.proof is None or not refuted.proof.accepted:
-        report.problem = (f"{result.most + 1} legal moves: {refuted.status}, proof "
-                          f"{refuted.proof and refuted.proof.describe()}")
-        return report
-    report.checks.append(f"{result.most + 1} legal moves refuted; DRAT proof {refuted.proof.describe()}")
-    report.holds = True
+    report.holds = _refuted(report, f"{result.most + 1} legal moves",
+                            lambda proof: solve_reach(result.most + 1, result.plies, solver="cadical195", exact=True,
+                                                      proof=proof))
     return report
+
+
+def _refuted(report: Check, what: str, solve: Callable[[Path], Any]) -> bool:
+    """Whether `solve(proof path)` refutes `what` with a DRAT proof its checker accepts (noted in `report`)."""
+    with tempfile.TemporaryDirectory() as folder:
+        refuted = solve(Path(folder) / "refutation.drat")
+    if refuted.status is not Status.UNSAT or refuted.proof is None or not refuted.proof.accepted:
+        report.problem = f"{what}: {refuted.status}, proof {refuted.proof and refuted.proof.describe()}"
+        return False
+    report.checks.append(f"{what} refuted; DRAT proof {refuted.proof.describe()}")
+    return True
