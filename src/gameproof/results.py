@@ -11,9 +11,11 @@ that a named checker verifies.
 from __future__ import annotations
 
 import enum
+import os
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -194,11 +196,31 @@ def _check_mobility(result: OthelloMobility) -> Check:
 
 
 def _refuted(report: Check, what: str, solve: Callable[[Path], Any]) -> bool:
-    """Whether `solve(proof path)` refutes `what` with a DRAT proof its checker accepts (noted in `report`)."""
-    with tempfile.TemporaryDirectory() as folder:
+    """Whether `solve(proof path)` refutes `what` with a DRAT proof its checker accepts (noted in `report`).
+    Without drat-trim, dratify checks the proof whatever its size: a re-check that skips the proof proves
+    nothing."""
+    from gameproof.logic.drat import CHECKER_VARIABLE, Checker, find_drat_trim
+
+    forced = {} if find_drat_trim() is not None else {CHECKER_VARIABLE: Checker.DRATIFY.value}
+    with tempfile.TemporaryDirectory() as folder, _environment(forced):
         refuted = solve(Path(folder) / "refutation.drat")
     if refuted.status is not Status.UNSAT or refuted.proof is None or not refuted.proof.accepted:
         report.problem = f"{what}: {refuted.status}, proof {refuted.proof and refuted.proof.describe()}"
         return False
     report.checks.append(f"{what} refuted; DRAT proof {refuted.proof.describe()}")
     return True
+
+
+@contextmanager
+def _environment(values: dict[str, str]) -> Iterator[None]:
+    """These environment variables set for the duration."""
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
