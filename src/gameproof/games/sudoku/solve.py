@@ -46,11 +46,12 @@ def solve_many(puzzles: list[list[int]], method: str = "direct", limit: int = 1,
     for p in puzzles:
         box_size(len(p))
     extra = {} if solver is None else {"solver": solver}
-    if method == "direct":
-        from gameproof.games.sudoku.direct import solve_masks
+    if method == "direct":  # the kernel's digits become strings in one pass, not puzzle by puzzle
+        from gameproof.games.sudoku.direct import solve_texts
 
-        solutions, counts = solve_masks(puzzles, limit)
-    elif method == "sat":
+        texts, counts = solve_texts(puzzles, limit)
+        return [Answer(text, count, limit) for text, count in zip(texts, counts)]
+    if method == "sat":
         from gameproof.games.sudoku.sat import solve_many as sat_many
 
         solutions, counts = sat_many(puzzles, limit, **extra)
