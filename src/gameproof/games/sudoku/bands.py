@@ -220,10 +220,10 @@ def _write_solution(s, givens, solution):  # pragma: no cover - compiled
         cols = 0
         boxes = 0
         for k in range(ROW):
-            rows |= 1 << np.int64(solution[ROW * unit + k]) >> 1
-            cols |= 1 << np.int64(solution[ROW * k + unit]) >> 1
-            boxes |= 1 << np.int64(solution[ROW * (unit // 3 * 3 + k // 3) + unit % 3 * 3 + k % 3]) >> 1
-        if rows != FULL_ROW or cols != FULL_ROW or boxes != FULL_ROW:
+            rows |= 1 << np.int64(solution[ROW * unit + k])  # bit d for digit d (int64: no int8 overflow)
+            cols |= 1 << np.int64(solution[ROW * k + unit])
+            boxes |= 1 << np.int64(solution[ROW * (unit // 3 * 3 + k // 3) + unit % 3 * 3 + k % 3])
+        if rows != FULL_ROW << 1 or cols != FULL_ROW << 1 or boxes != FULL_ROW << 1:
             raise AssertionError("the band solver's solution breaks a row, column or box")
     for cell in range(ROW * ROW):
         if givens[cell] and givens[cell] != solution[cell]:
