@@ -265,6 +265,8 @@ def _solve(givens, limit, s, stack, stack_dirty, solution):  # pragma: no cover 
                 i = band
                 while not s[i] & cell:
                     i += BANDS
+                if depth == stack.shape[0]:  # each saved board has more cells placed than the one below it
+                    raise AssertionError("the band solver's stack overflowed")
                 stack[depth, :] = s
                 stack[depth, i] &= ~cell
                 stack_dirty[depth] = 1 << i
