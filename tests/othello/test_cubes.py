@@ -10,7 +10,7 @@ import time
 import pytest
 
 from gameproof.cli import main
-from gameproof.games.othello.cubes import _formula, first_cubes, solve_by_cubes, solve_cube
+from gameproof.games.othello.cubes import CUBE_CONFLICTS, CUBE_PLIES, _formula, first_cubes, solve_by_cubes, solve_cube
 from gameproof.search.jobs import SqliteJournal, task_name
 
 
@@ -67,3 +67,10 @@ def test_bad_arguments_are_one_line_and_exit_2(arguments, tmp_path, capsys):
     assert main(["othello", "cubes", "--journal", str(tmp_path / "j.db"), *arguments]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
     assert not (tmp_path / "j.db").exists()
+
+
+def test_the_help_states_the_defaults_the_api_uses(capsys):
+    with pytest.raises(SystemExit):
+        main(["othello", "cubes", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"(default {CUBE_PLIES})" in text and f"(default {CUBE_CONFLICTS})" in text

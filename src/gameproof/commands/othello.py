@@ -124,9 +124,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     cubes.add_argument("--plies", type=int, metavar="P", help="bound on moves played (default 60 - N: complete)")
     cubes.add_argument("--journal", required=True, metavar="FILE",
                        help="SQLite journal of the cubes' answers (created, or resumed)")
-    cubes.add_argument("--cube-plies", type=int, default=4, metavar="K", help="plies fixed by a first cube (default 4)")
-    cubes.add_argument("--cube-conflicts", type=int, default=200_000, metavar="C",
-                       help="conflicts a cube may take before it is split (default 200000)")
+    # The defaults are cubes.CUBE_PLIES and CUBE_CONFLICTS (not imported here: --help stays light).
+    cubes.add_argument("--cube-plies", type=int, metavar="K", help="plies fixed by a first cube (default 2)")
+    cubes.add_argument("--cube-conflicts", type=int, metavar="C",
+                       help="conflicts a cube may take before it is split (default 10000000)")
     cubes.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     cubes.add_argument("--backend", choices=("local", "ray"), default="local",
                        help="local: processes on this machine; ray: a Ray cluster (pip install 'gameproof[ray]')")
@@ -408,7 +409,7 @@ def run_equivalence(args: argparse.Namespace) -> int:
 
 
 def run_cubes(args: argparse.Namespace) -> int:
-    from gameproof.games.othello.cubes import solve_by_cubes
+    from gameproof.games.othello.cubes import CUBE_CONFLICTS, CUBE_PLIES, solve_by_cubes
     from gameproof.games.othello.reach import default_plies
     from gameproof.search.jobs import Backend
 
@@ -420,8 +421,10 @@ def run_cubes(args: argparse.Namespace) -> int:
     if args.address and args.backend != "ray":
         raise BadInput("--address joins a Ray cluster: give --backend ray too")
     with job_progress(args.quiet or args.json, "cubes") as progress:
-        result = solve_by_cubes(args.legal_moves, plies, args.journal, cube_plies=args.cube_plies,
-                                conflicts=args.cube_conflicts, workers=args.workers, backend=Backend(args.backend),
+        result = solve_by_cubes(args.legal_moves, plies, args.journal,
+                                cube_plies=CUBE_PLIES if args.cube_plies is None else args.cube_plies,
+                                conflicts=CUBE_CONFLICTS if args.cube_conflicts is None else args.cube_conflicts,
+                                workers=args.workers, backend=Backend(args.backend),
                                 address=args.address, proof_dir=args.proof, progress=progress)
     if args.json:
         print_json(result.to_json())

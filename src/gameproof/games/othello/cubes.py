@@ -115,6 +115,12 @@ def solve_cube(min_legal: int, plies: int, moves: tuple[int, ...], stops: bool, 
     return result
 
 
+#: The first cubes' plies and a cube's conflict budget: N = 34 on two workers took 3 cubes of 82–129 s
+#: of CaDiCaL each at 2 plies, while 4 plies made 78 cubes each nearly as hard (docs/benchmarks.md).
+CUBE_PLIES = 2
+CUBE_CONFLICTS = 10_000_000
+
+
 @dataclass
 class CubeResult:
     """What cube-and-conquer answered, and what each part cost."""
@@ -143,7 +149,7 @@ class CubeResult:
         return payload
 
 
-def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plies: int = 4, conflicts: int = 200_000,
+def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plies: int = CUBE_PLIES, conflicts: int = CUBE_CONFLICTS,
                    workers: int = 1, backend: Backend = Backend.LOCAL, address: str | None = None,
                    proof_dir: str | Path | None = None, progress: Progress | None = None) -> CubeResult:
     """Is a position with ``min_legal`` legal moves reachable within ``plies`` moves? By cubes, as jobs."""
