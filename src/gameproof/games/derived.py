@@ -131,8 +131,17 @@ def play(s, g, move):
         child = R_pass(*words)
     else:
         child = R_play(*words, np.uint64(1) << np.uint64(move))
-    weights, info = g[0], g[1]
     following = base + size
+    for i in range(count):
+        s[following + i] = child[i]
+    legal = R_legal(*child)
+    s[following + count] = legal
+    s[following + count + 1] = np.uint64(1 - to_move)
+    s[0] = np.uint64(following)
+    outcome = ONGOING if legal != np.uint64(0) else R_result(*child)  # for the side to move next
+    if outcome != ONGOING:  # a finished game's keys are never read: leave them unwritten
+        return MOVER_LOSES if outcome == WIN else MOVER_WINS if outcome == LOSS else RESULT_DRAW
+    weights, info = g[0], g[1]
     keys = count + 2
     for k in range(size - keys):
         s[following + keys + k] = s[base + keys + k]
@@ -152,23 +161,8 @@ def play(s, g, move):
             removed &= removed - np.uint64(1)
             for k in range(size - keys):
                 s[following + keys + k] -= weights[k, a, bit]
-    for i in range(count):
-        s[following + i] = child[i]
-    legal = R_legal(*child)
-    s[following + count] = legal
-    s[following + count + 1] = np.uint64(1 - to_move)
-    s[0] = np.uint64(following)
-    if legal != np.uint64(0):
-        if info[INFO_LOOKAHEAD] != np.uint64(0) and wins_at_once(child, legal):
-            return MOVER_LOSES
-        return CONTINUE
-    outcome = R_result(*child)  # for the side to move next
-    if outcome == WIN:
+    if legal != np.uint64(0) and info[INFO_LOOKAHEAD] != np.uint64(0) and wins_at_once(child, legal):
         return MOVER_LOSES
-    if outcome == LOSS:
-        return MOVER_WINS
-    if outcome == DRAW:
-        return RESULT_DRAW
     return CONTINUE
 
 

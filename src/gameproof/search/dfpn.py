@@ -26,7 +26,7 @@ from numba import njit
 
 from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
-from gameproof.search.tt import INF, TranspositionTable
+from gameproof.search.tt import INF, SharedTable, TranspositionTable
 
 CONTINUE, MOVER_WINS, MOVER_LOSES, DRAW = 0, 1, 2, 3
 # cfg slots
@@ -43,7 +43,7 @@ class Kernels(NamedTuple):
 
     mover(s) -> 0/1; remaining(s, g) -> empty squares left (bounds the depth); moves(s, g, out) -> n,
     writing legal moves; play(s, g, move) -> CONTINUE/MOVER_WINS/MOVER_LOSES/DRAW; undo(s, g, move);
-    key(s, g) -> uint64 canonical key; estimate(s, g, attacker) -> (threats against the attacker,
+    key(s, g) -> uint64 canonical key (of a start frame, or after a play that returned CONTINUE); estimate(s, g, attacker) -> (threats against the attacker,
     threats against the defender), counts that make a fresh node 1 + weight × count.
     """
 
@@ -65,6 +65,7 @@ class Options:
     heuristic: int = 16  # weight of the game's threat counts in a fresh node's numbers; 0 = off
     brute_force: int = 5
     tt_mb: float = 128.0
+    shared_table: str | None = None  # the name of a SharedTable to search on instead of a table of one's own
 
 
 @njit(cache=True)
@@ -120,28 +121,42 @@ def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_ph
     m = 0
     won = n == 0 and draw_good
     lost = n == 0 and not draw_good
+    # First pass: play every move, settle the ones that end the game, and prefetch the others' table
+    # buckets, so that their lookups below overlap their cache misses. bphi holds each move's result
+    # until the second pass overwrites it (it only writes at m <= i, after reading entry i).
     for i in range(n):
         move = bmove[depth, i]
         result = K_play(s, g, move)
-        child_key = np.uint64(0)
-        solved = True
-        if result != CONTINUE:
-            good = result == MOVER_WINS or (result == DRAW and draw_good)
-        else:
+        if result == CONTINUE:
             child_key = K_key(s, g) ^ np.uint64(cfg[_SALT])
-            duplicate = False
-            for j in range(m):
-                if bkey[depth, j] == child_key:
-                    duplicate = True
-            if duplicate:
-                K_undo(s, g, move)
-                continue
-            found, pn, dn = ttmod.lookup(tt, bits, child_key)
-            if found:
-                phi, delta = (dn, pn) if is_or else (pn, dn)  # child's mover is the other player
-                solved = phi == 0 or delta == 0
-                good = delta == 0
-            elif K_remaining(s, g) <= cfg[_BRUTE]:
+            ttmod.prefetch(tt, bits, child_key)
+            bkey[depth, i] = child_key
+        elif result == MOVER_WINS or (result == DRAW and draw_good):
+            won = True
+        K_undo(s, g, move)
+        bphi[depth, i] = result
+        if won:
+            break
+    for i in range(n if not won else 0):
+        if bphi[depth, i] != CONTINUE:
+            continue  # a move that ends the game without reaching the mover's goal
+        move = bmove[depth, i]
+        child_key = bkey[depth, i]
+        duplicate = False
+        for j in range(m):
+            if bkey[depth, j] == child_key:
+                duplicate = True
+        if duplicate:
+            continue
+        solved = True
+        found, pn, dn = ttmod.lookup(tt, bits, child_key)
+        if found:
+            phi, delta = (dn, pn) if is_or else (pn, dn)  # child's mover is the other player
+            solved = phi == 0 or delta == 0
+            good = delta == 0
+        else:
+            K_play(s, g, move)
+            if K_remaining(s, g) <= cfg[_BRUTE]:
                 before = stats[_BF_NODES]
                 good = not _brute(s, g, bmove, depth + 1, attacker, draw_ok, stats)
                 pn, dn = (0, INF) if good == is_or else (INF, 0)
@@ -153,7 +168,7 @@ def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_ph
                 pn = 1 + cfg[_HEURISTIC] * against_attacker
                 dn = 1 + cfg[_HEURISTIC] * against_defender
                 phi, delta = (dn, pn) if is_or else (pn, dn)
-        K_undo(s, g, move)
+            K_undo(s, g, move)
         if solved:
             if good:
                 won = True
@@ -244,7 +259,10 @@ class Search:
                  options: Options = Options(), max_positions: int | None = None) -> None:
         self.kernels, self.tables, self.options = kernels, tables, options
         self._mid = search_kernels(kernels)._mid
-        self.table = TranspositionTable(options.tt_mb, max_positions)
+        if options.shared_table is None:
+            self.table = TranspositionTable(options.tt_mb, max_positions)
+        else:
+            self.table = SharedTable.attach(options.shared_table)
         shape = (max_depth + 2, max(1, max_moves))
         self._bmove = np.zeros(shape, dtype=np.int64)
         self._bkey = np.zeros(shape, dtype=np.uint64)

@@ -1,18 +1,53 @@
 """A transposition table in one preallocated uint64 array, for numba kernels.
 
-An entry is two words: the key (stored complemented, so an all-zero word marks an empty slot) and
-a packed word with the proof number (28 bits), the disproof number (28 bits, ``INF`` = 2**28 - 1
-means proven/disproven) and the work spent on it (8 bits, log2 of nodes). Buckets of ``BUCKET``
-entries fill one 64-byte cache line; a new key evicts the entry with least work in its bucket, so
-expensive results survive (small-tree replacement).
+An entry is two words: a packed word with the proof number (28 bits), the disproof number (28 bits,
+``INF`` = 2**28 - 1 means proven/disproven) and the work spent on it (8 bits, log2 of nodes), and
+before it the key XORed with the packed word and complemented. A slot matches a key only when its two
+words XOR back to that key, so an entry torn by two processes writing the same slot at once (a table in
+shared memory, :class:`SharedTable`) reads as absent rather than as another position's numbers; an
+all-zero slot is empty (a packed word is never zero). Buckets of ``BUCKET`` entries fill one 64-byte
+cache line; a new key evicts the entry with least work in its bucket, so expensive results survive
+(small-tree replacement).
 """
 
 from __future__ import annotations
 
+import shutil
+from multiprocessing import shared_memory
+from pathlib import Path
+
+import numba
 import numpy as np
 from numba import njit
 
 from gameproof.errors import BadInput
+
+if numba.config.DISABLE_JIT:  # an intrinsic only compiles: a hint with no effect when the kernels run as Python
+
+    def _prefetch_word(words, index):
+        """Hint that ``words[index]`` will be read soon."""
+else:
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def _prefetch_word(typingctx, words, index):
+        """Hint that ``words[index]`` will be read soon: LLVM's prefetch (read, keep in all cache levels)."""
+
+        def codegen(context, builder, signature, args):
+            array_type = signature.args[0]
+            array = context.make_array(array_type)(context, builder, args[0])
+            pointer = cgutils.get_item_pointer(context, builder, array_type, array, [args[1]], wraparound=False)
+            byte_pointer = ir.IntType(8).as_pointer()
+            i32 = ir.IntType(32)
+            function = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]), "llvm.prefetch.p0")
+            builder.call(function, [builder.bitcast(pointer, byte_pointer), i32(0), i32(3), i32(1)])
+            return context.get_dummy_value()
+
+        return types.void(words, index), codegen
 
 INF = np.int64((1 << 28) - 1)
 BUCKET = 4
@@ -25,15 +60,20 @@ _DN_SHIFT = np.uint64(28)
 _WORK_SHIFT = np.uint64(56)
 
 
+def _bits(megabytes: float, max_entries: int | None) -> int:
+    """log2 of the entries of a table of ``megabytes`` MiB (at most about ``max_entries`` entries)."""
+    entries = max(BUCKET, int(megabytes * 2**20) // ENTRY_BYTES)
+    if max_entries is not None:
+        entries = min(entries, max(BUCKET, 2 * max_entries))
+    return max(2, entries.bit_length() - 1)
+
+
 class TranspositionTable:
     """Preallocated table sized to a memory budget in MiB (rounded down to a power of two entries),
     and to at most about ``max_entries`` entries when the game has few positions."""
 
     def __init__(self, megabytes: float, max_entries: int | None = None) -> None:
-        entries = max(BUCKET, int(megabytes * 2**20) // ENTRY_BYTES)
-        if max_entries is not None:
-            entries = min(entries, max(BUCKET, 2 * max_entries))
-        self.bits = max(2, entries.bit_length() - 1)
+        self.bits = _bits(megabytes, max_entries)
         try:
             raw = np.zeros(2 * (1 << self.bits) + 8, dtype=np.uint64)
         except MemoryError:
@@ -46,6 +86,39 @@ class TranspositionTable:
         return 1 << self.bits
 
 
+class SharedTable(TranspositionTable):
+    """A table in shared memory (page-aligned), made by one process and attached by name
+    (:meth:`attach`) by others on the same machine, which then share what each proved. Writes are not
+    locked: a torn entry reads as absent (see the module's notes). The maker calls :meth:`release`."""
+
+    def __init__(self, megabytes: float, max_entries: int | None = None, *, name: str | None = None) -> None:
+        if name is None:
+            bits = _bits(megabytes, max_entries)
+            size = 2 * (1 << bits) * 8
+            free = shutil.disk_usage("/dev/shm").free if Path("/dev/shm").is_dir() else size
+            if size > free:
+                raise BadInput(f"a shared {megabytes:g} MiB transposition table does not fit in /dev/shm "
+                               f"({free >> 20} MiB free); give a smaller --tt-mb")
+            self._memory = shared_memory.SharedMemory(create=True, size=size)
+        else:
+            self._memory = shared_memory.SharedMemory(name=name)
+        self.name = self._memory.name
+        self.words = np.ndarray(self._memory.size // 8, dtype=np.uint64, buffer=self._memory.buf)
+        self.words = self.words[: 1 << (self.words.size.bit_length() - 1)]  # a power of two words
+        self.bits = self.words.size.bit_length() - 2
+
+    @classmethod
+    def attach(cls, name: str) -> SharedTable:
+        """The table another process made under ``name``."""
+        return cls(0, name=name)
+
+    def release(self) -> None:
+        """Free the memory (the maker, once every process that attached is done)."""
+        del self.words
+        self._memory.close()
+        self._memory.unlink()
+
+
 @njit(cache=True)
 def bucket_of(key, bits):
     """Entry index of the first slot of ``key``'s bucket (multiplicative hashing, top ``bits`` bits)."""
@@ -54,13 +127,19 @@ def bucket_of(key, bits):
 
 
 @njit(cache=True)
+def prefetch(words, bits, key):
+    """Start bringing ``key``'s bucket into the cache, so that a later :func:`lookup` finds it there."""
+    _prefetch_word(words, 2 * bucket_of(key, bits))
+
+
+@njit(cache=True)
 def lookup(words, bits, key):
     """(found, pn, dn) for ``key``."""
     tag = key ^ _ALL
     start = bucket_of(key, bits)
     for i in range(start, start + BUCKET):
-        if words[2 * i] == tag:
-            packed = words[2 * i + 1]
+        packed = words[2 * i + 1]
+        if words[2 * i] ^ packed == tag:
             return True, np.int64(packed & _FIELD), np.int64((packed >> _DN_SHIFT) & _FIELD)
     return False, np.int64(0), np.int64(0)
 
@@ -72,20 +151,22 @@ def store(words, bits, key, pn, dn, spent):
     start = bucket_of(key, bits)
     victim = start
     least = np.uint64(256)
+    same = False
     for i in range(start, start + BUCKET):
-        if words[2 * i] == tag:
-            victim = i
-            least = words[2 * i + 1] >> _WORK_SHIFT
+        packed = words[2 * i + 1]
+        if words[2 * i] ^ packed == tag:
+            victim, least, same = i, packed >> _WORK_SHIFT, True
             break
-        work = words[2 * i + 1] >> _WORK_SHIFT if words[2 * i] != 0 else np.uint64(0)
+        work = packed >> _WORK_SHIFT
         if work < least:
             victim, least = i, work
-    filled = 1 if words[2 * victim] == 0 else 0
+    filled = 1 if words[2 * victim + 1] == 0 else 0
     work = np.uint64(1)
     while (np.int64(1) << np.int64(work)) <= spent and work < np.uint64(255):
         work += np.uint64(1)
-    if words[2 * victim] == tag and least > work:
+    if same and least > work:
         work = least
-    words[2 * victim] = tag
-    words[2 * victim + 1] = np.uint64(pn) | (np.uint64(dn) << _DN_SHIFT) | (work << _WORK_SHIFT)
+    packed = np.uint64(pn) | (np.uint64(dn) << _DN_SHIFT) | (work << _WORK_SHIFT)
+    words[2 * victim] = tag ^ packed
+    words[2 * victim + 1] = packed
     return filled
