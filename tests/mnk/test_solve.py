@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gameproof.answers import Value
 from gameproof.games.mnk import reference
 from gameproof.games.mnk.state import MnkGame, MnkState
 from gameproof.search.dfpn import Options
@@ -62,6 +63,9 @@ def test_random_positions_match_minimax(name, stones, seed):
     expected = reference.move_values(state.marks(), game.rows, game.cols, game.k, game.variant)
     assert solution.moves == {m: VALUE[v] for m, v in expected.items()}
     assert solution.value == VALUE[max(expected.values())]
+    # The value alone, whichever question is asked first.
+    for expect in (None, Value.WIN, Value.DRAW, Value.LOSS):
+        assert solve(state, Options(tt_mb=2), with_moves=False, expect=expect).value == solution.value
 
 
 def test_a_kept_table_gives_the_answers_of_fresh_searches():

@@ -44,11 +44,15 @@ def terminal_value(result: int) -> Value:
 
 def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_depth: int, max_moves: int,
           options: Options = Options(), with_moves: bool = True, max_positions: int | None = None,
-          progress: Callable[[int, int, int], None] | None = None, search: Search | None = None) -> Solution:
+          progress: Callable[[int, int, int], None] | None = None, search: Search | None = None,
+          expect: Value | None = None) -> Solution:
     """Solve the non-terminal position ``words`` exactly (optionally with every move's value).
 
     ``max_positions`` (a bound on the game's positions, if small) keeps the table from outgrowing it.
     ``search`` continues an earlier search of the same game, whose table still holds what it proved.
+    Without the moves' values, ``expect`` = WIN (a sibling's value, say) asks "can the mover win?" first,
+    which settles a win with one search instead of two; otherwise "can the mover at least draw?" comes
+    first, which settles a loss with one.
     """
     start = time.perf_counter()
     if search is None:
@@ -60,8 +64,13 @@ def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_d
         value = Value.best(move_values.values())
     else:
         move_values = {}
-        value = Value.LOSS
-        if search.prove(words, me, True, progress):
+        if expect is Value.WIN and search.prove(words, me, False, progress):
+            value = Value.WIN
+        elif not search.prove(words, me, True, progress):
+            value = Value.LOSS
+        elif expect is Value.WIN:
+            value = Value.DRAW  # the win question was answered no above
+        else:
             value = Value.WIN if search.prove(words, me, False, progress) else Value.DRAW
     return Solution(value, move_values, search.nodes - nodes_before, time.perf_counter() - start, search.tt_entries)
 

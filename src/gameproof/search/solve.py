@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+from gameproof.answers import Value
 from gameproof.games.declaration import Engine
 from gameproof.games.game import Game
 from gameproof.games.state import RulesState
@@ -15,12 +16,12 @@ from gameproof.search.exact import Solution
 
 def solve(state: RulesState, options: Options = Options(), *, with_moves: bool = True,
           progress: Callable[[int, int, int], None] | None = None, keep_table: bool = False,
-          engine: Engine | None = None) -> Solution:
+          engine: Engine | None = None, expect: Value | None = None) -> Solution:
     """Value of `state` for the side to move (and of each legal move, keyed by move number).
 
     `engine` defaults to the game's declared one. With `keep_table` (df-pn), one search per game and
     options is kept for the whole process, so that positions solved one after another share what each
-    proved."""
+    proved. ``expect`` orders the two questions of a value-only df-pn solve (see :func:`exact.solve`)."""
     if state.is_over():
         return Solution(exact.final_value(state))
     game = state.game
@@ -30,7 +31,7 @@ def solve(state: RulesState, options: Options = Options(), *, with_moves: bool =
     search = kept_search(game, options) if keep_table else None
     return exact.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=64,
                        options=options, with_moves=with_moves, max_positions=game.max_positions, progress=progress,
-                       search=search)
+                       search=search, expect=expect)
 
 
 @cache

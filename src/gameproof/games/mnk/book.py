@@ -5,7 +5,9 @@ Books store position keys, so a book records the :data:`FORMAT` of its keys and 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ from gameproof.search.book import Book, Entry
 from gameproof.search.dfpn import Options
 from gameproof.search.jobs import Backend, Job, Progress, run_jobs
 from gameproof.search.solve import solve
+from gameproof.search.tt import SharedTable
 
 #: The keys a book holds: 2 = the declared rules' keys (with the side to move); books without it are older.
 FORMAT = "2"
@@ -53,11 +56,14 @@ def _finished_entry(state: MnkState) -> Entry:
 
 def solve_leaves(game_name: str, records: list[str], options: Options, with_moves: bool) -> list[dict[str, Any]]:
     """One book job: the entries (as JSON) of the positions after ``records``, siblings solved one after another
-    on one table (they share much), with their moves' values or without."""
+    on one table (they share much), with their moves' values or without. Siblings tend to share their
+    value, so each leaf's first question is the one that settled the leaf before it in one search."""
     entries = []
+    expect = None
     for record in records:
         state = MnkState(game_name, record)
-        solution = solve(state, options, with_moves=with_moves, keep_table=True)  # one table a worker
+        solution = solve(state, options, with_moves=with_moves, keep_table=True, expect=expect)  # one table a worker
+        expect = solution.value
         moves = {state.move_name(m): v for m, v in solution.moves.items()}
         entries.append(Entry(state.key, record, len(state.history), solution.value, moves, solution.nodes,
                              solution.seconds).as_json())
@@ -68,17 +74,22 @@ def solve_leaves(game_name: str, records: list[str], options: Options, with_move
 LEAVES_PER_JOB = 64
 
 
-def _subtree_jobs(leaves: list[MnkState], depth: int, game: MnkGame, options: Options, with_moves: bool) -> list[Job]:
+def _subtree_jobs(leaves: list[MnkState], depth: int, game: MnkGame, options: Options, with_moves: bool,
+                  workers: int) -> list[Job]:
     """The leaves as jobs of at most :data:`LEAVES_PER_JOB` leaves below one ancestor two plies up (one ply up
-    below depth 3): a worker's table then serves the positions those leaves share. Misère 4×5 k3 to depth 3,
-    two workers against one: 1.3× (1.5× with whole subtrees as jobs, 1.3× with one job per parent, and one
-    job per leaf was slower than one worker; docs/benchmarks.md)."""
+    below depth 3): a worker's table then serves the positions those leaves share. Groups are cut smaller
+    when there are fewer of them than workers (a shallow book), so that every worker has a job.
+    Misère 4×5 k3 to depth 3 with a table per worker, two workers against one: 1.3× (1.5× with whole
+    subtrees as jobs, 1.3× with one job per parent, and one job per leaf was slower than one worker;
+    docs/benchmarks.md)."""
     prefix = max(depth - 2, 1) if depth >= 2 else 0
     groups: dict[str, list[MnkState]] = {}
     for leaf in leaves:
         groups.setdefault(" ".join(leaf.record.split()[:prefix]), []).append(leaf)
-    chunks = [group[start:start + LEAVES_PER_JOB] for group in groups.values()
-              for start in range(0, len(group), LEAVES_PER_JOB)]
+    size = LEAVES_PER_JOB
+    if groups and len(groups) < workers:
+        size = min(size, -(-max(len(group) for group in groups.values()) * len(groups) // workers))
+    chunks = [group[start:start + size] for group in groups.values() for start in range(0, len(group), size)]
     return [Job(",".join(str(leaf.key) for leaf in chunk),
                 {"game_name": game.name, "records": [leaf.record for leaf in chunk], "options": options,
                  "with_moves": with_moves}) for chunk in chunks]
@@ -116,6 +127,21 @@ def _from_children(state: MnkState, book: Book) -> tuple[Value, dict[str, Value]
     return Value.best(moves.values()), moves
 
 
+@contextmanager
+def _table_for(backend: Backend, workers: int, options: Options) -> Iterator[Options]:
+    """``options`` naming one transposition table in shared memory for the local worker processes (they
+    prove much the same positions), released afterwards. One worker runs in this process on a table of
+    its own (kept for later builds); Ray's workers may be on other machines and keep a table each."""
+    if backend is not Backend.LOCAL or workers == 1:
+        yield options
+        return
+    table = SharedTable(options.tt_mb)
+    try:
+        yield replace(options, shared_table=table.name)
+    finally:
+        table.release()
+
+
 @dataclass
 class BuildReport:
     """What a build did: leaves solved now and found already solved, entries in the book, effort."""
@@ -151,9 +177,10 @@ def build(game: MnkGame, depth: int, path: str | Path, *, workers: int = 1, opti
         report.skipped = sum(1 for s in todo if s.key in done)
         for state in (s for layer in layers for s in layer if s.is_over() and s.key not in done):
             book.put(_finished_entry(state))
-        jobs = _subtree_jobs(todo, depth, game, options, not values_only)
-        run_jobs(solve_leaves, jobs, _BookJournal(book, report, jobs), backend=backend, workers=workers,
-                 address=address, progress=progress)
+        with _table_for(backend, workers, options) as shared:
+            jobs = _subtree_jobs(todo, depth, game, shared, not values_only, workers)
+            run_jobs(solve_leaves, jobs, _BookJournal(book, report, jobs), backend=backend, workers=workers,
+                     address=address, progress=progress)
         for layer in reversed(layers[:depth]):
             for state in layer:
                 if not state.is_over():
