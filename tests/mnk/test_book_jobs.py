@@ -81,3 +81,25 @@ def test_a_book_of_values_keeps_the_same_values(tmp_path, uninterrupted):
     assert leaves and all(entry[1] == {} for entry in leaves)
     with pytest.raises(BadInput, match="resume it the same way"):
         book.build(GAME, DEPTH, path, options=SMALL)
+
+
+def _shared_memory() -> set[str]:
+    return set(os.listdir("/dev/shm")) if os.path.isdir("/dev/shm") else set()
+
+
+def test_two_workers_on_one_shared_table_build_the_same_values_and_release_the_table(tmp_path, uninterrupted):
+    before = _shared_memory()
+    path = tmp_path / "book.db"
+    book.build(GAME, DEPTH, path, options=SMALL, values_only=True, workers=2)
+    assert {key: entry[0] for key, entry in _contents(path).items()} == {key: entry[0] for key, entry in uninterrupted.items()}
+    assert _shared_memory() == before
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_a_shallow_book_gives_every_worker_a_job(workers):
+    from gameproof.games.mnk.positions import levels
+
+    leaves = [state for state in levels(GAME, 1)[1] if not state.is_over()]  # three: corner, edge, centre
+    jobs = book._subtree_jobs(leaves, 1, GAME, SMALL, False, workers)
+    assert len(jobs) == min(workers, len(leaves))
+    assert sorted(record for job in jobs for record in job.arguments["records"]) == sorted(leaf.record for leaf in leaves)

@@ -23,3 +23,12 @@ def always_die(n: int) -> int:
 
 def refuse(n: int) -> int:
     raise ValueError(f"no square for {n}")
+
+
+def report_and_sleep(n: int, folder: str) -> int:
+    """Leave this worker's pid in `folder`, then work for a long time."""
+    import time
+
+    (Path(folder) / f"{os.getpid()}.pid").write_text("")
+    time.sleep(120)
+    return n

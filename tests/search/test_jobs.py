@@ -90,3 +90,28 @@ def test_a_journal_whose_name_holds_uri_characters_resumes(tmp_path):
         run_jobs(job_tasks.square, _jobs(3), journal)
     with SqliteJournal(path, task_name(job_tasks.square)) as journal:
         assert run_jobs(job_tasks.square, _jobs(3), journal) == 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers follow their driver by prctl, on Linux")
+def test_workers_die_with_a_driver_killed_by_sigkill(tmp_path):
+    import signal
+    import subprocess
+    import time
+
+    driver = subprocess.Popen([sys.executable, "-c", (
+        "import sys; sys.path.insert(0, sys.argv[1]); import job_tasks\n"
+        "from gameproof.search.jobs import Job, SqliteJournal, run_jobs, task_name\n"
+        "jobs = [Job(f'n{n}', {'n': n, 'folder': sys.argv[2]}) for n in range(4)]\n"
+        "with SqliteJournal(sys.argv[2] + '/j.db', task_name(job_tasks.report_and_sleep)) as journal:\n"
+        "    run_jobs(job_tasks.report_and_sleep, jobs, journal, workers=2)\n"), str(Path(__file__).parent), str(tmp_path)])
+    deadline = time.monotonic() + 60
+    while len(list(tmp_path.glob("*.pid"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = [int(path.stem) for path in tmp_path.glob("*.pid")]
+    assert len(workers) == 2
+    driver.send_signal(signal.SIGKILL)
+    driver.wait()
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)

@@ -10,10 +10,14 @@ raises fails the run with the job's key named. Results do not depend on the back
 
 from __future__ import annotations
 
+import ctypes
 import enum
 import json
 import multiprocessing
+import os
+import signal
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -167,6 +171,17 @@ def _timed(task: Task, job: Job) -> tuple[Any, float]:
     return result, time.perf_counter() - began
 
 
+def _die_with_driver(driver: int) -> None:
+    """In a worker: be killed when the driver dies (Linux), rather than finish a job nobody will journal."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != driver:  # the driver died before the request took effect
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
 def _run_on_processes(task: Task, pending: list[Job], keep: Callable[[str, tuple[Any, float]], None], workers: int,
                       retries: int) -> None:
     """A pool of spawned processes; when one dies the pool is rebuilt and the unfinished jobs run again.
@@ -176,7 +191,8 @@ def _run_on_processes(task: Task, pending: list[Job], keep: Callable[[str, tuple
     deaths = dict.fromkeys((job.key for job in pending), 0)
     left = {job.key: job for job in pending}  # in submission order
     while left:
-        pool = ProcessPoolExecutor(min(workers, len(left)), mp_context=multiprocessing.get_context("spawn"))
+        pool = ProcessPoolExecutor(min(workers, len(left)), mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_die_with_driver, initargs=(os.getpid(),))
         try:
             futures: dict[Future, str] = {pool.submit(_timed, task, job): key for key, job in left.items()}
             while futures:
