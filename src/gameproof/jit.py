@@ -145,10 +145,11 @@ def cached_kernel(depends_on: Iterable[ModuleType], parallel: bool = False) -> C
     return decorate
 
 
-def specialise(templates: Iterable[Callable], bindings: dict[str, Callable], depends_on: Iterable[ModuleType],
+def specialise(templates: Iterable[Callable], bindings: dict[str, Callable | int], depends_on: Iterable[ModuleType],
                fingerprint: str = "") -> SimpleNamespace:
     """numba kernels (``njit(cache=True)``) made from the Python functions `templates`, with the global
-    names in `bindings` bound to the given compiled functions.
+    names in `bindings` bound to the given compiled functions, or to integers (compile-time constants:
+    loops over them unroll).
 
     numba cannot cache a kernel that takes compiled functions as arguments, so an algorithm generic
     over a game writes those calls against global names and is compiled once per game here. Templates
@@ -161,8 +162,9 @@ def specialise(templates: Iterable[Callable], bindings: dict[str, Callable], dep
     first = templates[0]
     namespace = dict(first.__globals__)
     namespace.update(bindings)
-    bound = sorted(f"{name}={function.__module__}.{function.__name__}{getattr(function, 'gameproof_fingerprint', '')}"
-                   for name, function in bindings.items())
+    bound = sorted(f"{name}={value}" if isinstance(value, int) else
+                   f"{name}={value.__module__}.{value.__name__}{getattr(value, 'gameproof_fingerprint', '')}"
+                   for name, value in bindings.items())
     fingerprint = source_fingerprint([inspect.getmodule(first), *depends_on]) + ";".join(bound) + fingerprint
     compiled = {}
     for template in templates:

@@ -6,8 +6,9 @@ functions take the position as separate words, so the templates hold it as a tup
 with ``R_play(*words, move)``.
 
 A df-pn state is one uint64 array: ``s[0]`` the offset of the current frame, ``s[1]`` the frame size,
-``s[2]`` the number of words; then one frame per ply, each ``[words…, legal moves, side to move,
-key under each symmetry…]``. Playing a move writes the next frame (its keys updated from the cells
+``s[2]`` the number of words; then one frame per ply, each ``[words…, legal moves, side to move, key
+under each symmetry…]``. The kernels know the numbers of words and keys as constants of the game
+(``WORDS``, ``KEYS``), so that their loops unroll. Playing a move writes the next frame (its keys updated from the cells
 that changed), taking one back steps back a frame.
 """
 
@@ -43,6 +44,8 @@ R_result: Callable
 R_pass: Callable
 R_estimate: Callable
 R_load: Callable
+WORDS: int  # words of a position
+KEYS: int  # keys of a frame: one per symmetry
 
 
 @njit(cache=True)
@@ -92,19 +95,19 @@ def no_estimate(*words):
 
 
 def mover(s):
-    return np.int64(s[np.int64(s[0]) + np.int64(s[2]) + 1])
+    return np.int64(s[np.int64(s[0]) + WORDS + 1])
 
 
 def remaining(s, g):
-    base, words = np.int64(s[0]), np.int64(s[2])
+    base = np.int64(s[0])
     occupied = np.uint64(0)
-    for i in range(words):
+    for i in range(WORDS):
         occupied |= s[base + i]
     return np.int64(g[1][INFO_CELLS]) - popcount(occupied & g[1][INFO_MASK])
 
 
 def moves(s, g, out):
-    legal = s[np.int64(s[0]) + np.int64(s[2])]
+    legal = s[np.int64(s[0]) + WORDS]
     if legal == np.uint64(0):
         out[0] = PASS
         return 1
@@ -124,29 +127,26 @@ def moves(s, g, out):
 
 
 def play(s, g, move):
-    base, size, count = np.int64(s[0]), np.int64(s[1]), np.int64(s[2])
+    base, size = np.int64(s[0]), np.int64(s[1])
     words = R_load(s, base)
-    to_move = np.int64(s[base + count + 1])
+    to_move = np.int64(s[base + WORDS + 1])
     if move == PASS:
         child = R_pass(*words)
     else:
         child = R_play(*words, np.uint64(1) << np.uint64(move))
     following = base + size
-    for i in range(count):
+    for i in range(WORDS):
         s[following + i] = child[i]
     legal = R_legal(*child)
-    s[following + count] = legal
-    s[following + count + 1] = np.uint64(1 - to_move)
+    s[following + WORDS] = legal
+    s[following + WORDS + 1] = np.uint64(1 - to_move)
     s[0] = np.uint64(following)
-    outcome = ONGOING if legal != np.uint64(0) else R_result(*child)  # for the side to move next
-    if outcome != ONGOING:  # a finished game's keys are never read: leave them unwritten
-        return MOVER_LOSES if outcome == WIN else MOVER_WINS if outcome == LOSS else RESULT_DRAW
     weights, info = g[0], g[1]
-    keys = count + 2
-    for k in range(size - keys):
+    keys = WORDS + 2
+    for k in range(KEYS):
         s[following + keys + k] = s[base + keys + k]
     perspective = info[INFO_PERSPECTIVE] != np.uint64(0)
-    for a in range(count):
+    for a in range(WORDS):
         before, after = words[a], child[a]
         if perspective and a < 2:
             before, after = words[a ^ to_move], child[a ^ (1 - to_move)]
@@ -154,15 +154,24 @@ def play(s, g, move):
         while added != np.uint64(0):
             bit = trailing_zeros(added)
             added &= added - np.uint64(1)
-            for k in range(size - keys):
+            for k in range(KEYS):
                 s[following + keys + k] += weights[k, a, bit]
         while removed != np.uint64(0):
             bit = trailing_zeros(removed)
             removed &= removed - np.uint64(1)
-            for k in range(size - keys):
+            for k in range(KEYS):
                 s[following + keys + k] -= weights[k, a, bit]
-    if legal != np.uint64(0) and info[INFO_LOOKAHEAD] != np.uint64(0) and wins_at_once(child, legal):
+    if legal != np.uint64(0):
+        if info[INFO_LOOKAHEAD] != np.uint64(0) and wins_at_once(child, legal):
+            return MOVER_LOSES
+        return CONTINUE
+    outcome = R_result(*child)  # for the side to move next
+    if outcome == WIN:
         return MOVER_LOSES
+    if outcome == LOSS:
+        return MOVER_WINS
+    if outcome == DRAW:
+        return RESULT_DRAW
     return CONTINUE
 
 
@@ -182,18 +191,18 @@ def undo(s, g, move):
 
 
 def key(s, g):
-    base, size, count = np.int64(s[0]), np.int64(s[1]), np.int64(s[2])
-    best = s[base + count + 2]
-    for k in range(base + count + 3, base + size):
-        if s[k] < best:
-            best = s[k]
-    return best + s[base + count + 1] * g[1][INFO_TO_MOVE_TERM]
+    first = np.int64(s[0]) + WORDS + 2
+    best = s[first]
+    for k in range(1, KEYS):
+        if s[first + k] < best:
+            best = s[first + k]
+    return best + s[first - 1] * g[1][INFO_TO_MOVE_TERM]
 
 
 def estimate(s, g, attacker):
-    base, count = np.int64(s[0]), np.int64(s[2])
+    base = np.int64(s[0])
     for_mover, for_other = R_estimate(*R_load(s, base))
-    if np.int64(s[base + count + 1]) == attacker:
+    if np.int64(s[base + WORDS + 1]) == attacker:
         return np.int64(for_other), np.int64(for_mover)
     return np.int64(for_mover), np.int64(for_other)
 
@@ -229,14 +238,15 @@ def perft(words, depth, count_finished, pass_is_ply):
     return total
 
 
-def derive(compiled: SimpleNamespace, words: int, fingerprint: str) -> tuple[Kernels, Callable]:
-    """df-pn kernels and a perft kernel for one game's compiled rules (`words` state words)."""
+def derive(compiled: SimpleNamespace, words: int, symmetries: int, fingerprint: str) -> tuple[Kernels, Callable]:
+    """df-pn kernels and a perft kernel for one game's compiled rules (`words` state words, a key for
+    each of `symmetries` symmetries in a frame)."""
     from gameproof.search import dfpn
 
     bindings = {
         "R_legal": compiled.legal, "R_play": compiled.play, "R_result": compiled.result,
         "R_pass": getattr(compiled, "pass_turn", no_pass), "R_estimate": getattr(compiled, "estimate", no_estimate),
-        "R_load": LOADERS[words - 1],
+        "R_load": LOADERS[words - 1], "WORDS": words, "KEYS": symmetries,
     }
     made = specialise((mover, remaining, moves, play, wins_at_once, undo, key, estimate, perft), bindings,
                       depends_on=[dfpn], fingerprint=fingerprint)

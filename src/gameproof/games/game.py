@@ -102,7 +102,7 @@ class Game:
         from gameproof.games.derived import derive
 
         if self.fingerprint not in _DERIVED:
-            _DERIVED[self.fingerprint] = derive(self.compiled, self.words, self.fingerprint)
+            _DERIVED[self.fingerprint] = derive(self.compiled, self.words, len(self.symmetries), self.fingerprint)
         return _DERIVED[self.fingerprint]
 
     @property

@@ -43,7 +43,7 @@ class Kernels(NamedTuple):
 
     mover(s) -> 0/1; remaining(s, g) -> empty squares left (bounds the depth); moves(s, g, out) -> n,
     writing legal moves; play(s, g, move) -> CONTINUE/MOVER_WINS/MOVER_LOSES/DRAW; undo(s, g, move);
-    key(s, g) -> uint64 canonical key (of a start frame, or after a play that returned CONTINUE); estimate(s, g, attacker) -> (threats against the attacker,
+    key(s, g) -> uint64 canonical key; estimate(s, g, attacker) -> (threats against the attacker,
     threats against the defender), counts that make a fresh node 1 + weight × count.
     """
 
