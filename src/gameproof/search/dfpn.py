@@ -58,7 +58,7 @@ class Kernels(NamedTuple):
 
 @dataclass(frozen=True)
 class Options:
-    """Search switches (for measurement) and the transposition-table budget."""
+    """Search switches (for measurement), the transposition-table budget, and which table to use."""
 
     wpns: bool = True
     epsilon: float = 0.25
