@@ -4,8 +4,9 @@ An entry is two words: a packed word with the proof number (28 bits), the dispro
 ``INF`` = 2**28 - 1 means proven/disproven) and the work spent on it (8 bits, log2 of nodes), and
 before it the key XORed with the packed word and complemented. A slot matches a key only when its two
 words XOR back to that key, so an entry torn by two processes writing the same slot at once (a table in
-shared memory, :class:`SharedTable`) reads as absent rather than as another position's numbers; an
-all-zero slot is empty (a packed word is never zero). Buckets of ``BUCKET`` entries fill one 64-byte
+shared memory, :class:`SharedTable`) reads as absent: it would pass for an entry only if its mixed words
+happened to XOR to the key of a position looked up in that very bucket. An all-zero slot is empty (a
+packed word is never zero). Buckets of ``BUCKET`` entries fill one 64-byte
 cache line; a new key evicts the entry with least work in its bucket, so expensive results survive
 (small-tree replacement).
 """

@@ -79,8 +79,8 @@ def _subtree_jobs(leaves: list[MnkState], depth: int, game: MnkGame, options: Op
     """The leaves as jobs of at most :data:`LEAVES_PER_JOB` leaves below one ancestor two plies up (one ply up
     below depth 3): a worker's table then serves the positions those leaves share. Groups are cut smaller
     when there are fewer of them than workers (a shallow book), so that every worker has a job.
-    Misère 4×5 k3 to depth 3 with a table per worker, two workers against one: 1.3× (1.5× with whole
-    subtrees as jobs, 1.3× with one job per parent, and one job per leaf was slower than one worker;
+    Misère 4×5 k3 to depth 3, two workers against one: 1.8–2.1× on one shared table; with a table per
+    worker 1.3× (1.5× with whole subtrees as jobs; one job per leaf was slower than one worker;
     docs/benchmarks.md)."""
     prefix = max(depth - 2, 1) if depth >= 2 else 0
     groups: dict[str, list[MnkState]] = {}
