@@ -87,7 +87,7 @@ RESULTS: tuple[Result, ...] = (
     GameValue("mnk-misere:5,4,4", Value.DRAW, None, Size.LARGE),
     OthelloFlips(18, 44, Size.LARGE),
     *(OthelloMobility(plies, most, Size.SMALL if plies <= 5 else Size.LARGE)
-      for plies, most in enumerate((3, 5, 6, 9, 11, 12, 14, 15, 16), start=1)),
+      for plies, most in enumerate((3, 5, 6, 9, 11, 12, 14, 15, 16, 18), start=1)),
 )
 
 
