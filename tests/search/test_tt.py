@@ -1,5 +1,10 @@
 """The transposition table: entries round-trip, a torn entry reads as absent, a shared table is shared."""
 
+import os
+import subprocess
+import sys
+from multiprocessing import shared_memory
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -68,3 +73,17 @@ def test_a_shared_table_shows_each_process_what_the_others_stored():
 def test_a_shared_table_larger_than_shared_memory_is_refused_with_a_reason():
     with pytest.raises(BadInput, match="--tt-mb"):
         SharedTable(2**30)
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/shm") or not os.path.isdir("/proc"), reason="POSIX shared memory in /dev/shm")
+def test_tables_whose_maker_is_gone_are_removed_when_the_next_is_made():
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    gone = int(finished.stdout)  # a process that has exited: its tables are orphans
+    orphan = shared_memory.SharedMemory(f"gameproof_{gone}_test", create=True, size=4096)
+    kept = SharedTable(1)
+    try:
+        orphan.close()
+        assert not os.path.exists(f"/dev/shm/gameproof_{gone}_test")
+        assert os.path.exists(f"/dev/shm/{kept.name}")  # its maker (this process) lives
+    finally:
+        kept.release()

@@ -13,6 +13,8 @@ cache line; a new key evicts the entry with least work in its bucket, so expensi
 
 from __future__ import annotations
 
+import os
+import secrets
 import shutil
 from multiprocessing import shared_memory
 from pathlib import Path
@@ -87,10 +89,24 @@ class TranspositionTable:
         return 1 << self.bits
 
 
+#: Shared tables are named ``gameproof_<pid of their maker>_<random>``, so that orphans can be found.
+_PREFIX = "gameproof_"
+
+
+def _remove_orphans() -> None:
+    """Unlink the shared tables of makers that are gone (killed with their resource tracker, which would
+    otherwise have unlinked them)."""
+    for path in Path("/dev/shm").glob(f"{_PREFIX}*_*"):
+        maker = path.name[len(_PREFIX):].split("_")[0]
+        if maker.isdigit() and not Path(f"/proc/{maker}").exists():
+            path.unlink(missing_ok=True)
+
+
 class SharedTable(TranspositionTable):
     """A table in shared memory (page-aligned), made by one process and attached by name
     (:meth:`attach`) by others on the same machine, which then share what each proved. Writes are not
-    locked: a torn entry reads as absent (see the module's notes). The maker calls :meth:`release`."""
+    locked: a torn entry reads as absent (see the module's notes). The maker calls :meth:`release`; a
+    maker's tables left behind by a SIGKILL are removed when the next table is made."""
 
     def __init__(self, megabytes: float, max_entries: int | None = None, *, name: str | None = None) -> None:
         if name is None:
@@ -100,7 +116,9 @@ class SharedTable(TranspositionTable):
             if size > free:
                 raise BadInput(f"a shared {megabytes:g} MiB transposition table does not fit in /dev/shm "
                                f"({free >> 20} MiB free); give a smaller --tt-mb")
-            self._memory = shared_memory.SharedMemory(create=True, size=size)
+            _remove_orphans()
+            self._memory = shared_memory.SharedMemory(f"{_PREFIX}{os.getpid()}_{secrets.token_hex(4)}", create=True,
+                                                      size=size)
         else:
             self._memory = shared_memory.SharedMemory(name=name)
         self.name = self._memory.name
