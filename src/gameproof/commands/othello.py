@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from gameproof.commands._output import (
-    STDOUT, console, exit_codes, formula_size, job_progress, output_file, output_file_or_stdout, print_json, print_proof, progress_bar,
-    PROOF_REJECTED, progress_console, proof_exit_code, time_limit, write_output,
+    STDOUT, console, exit_codes, formula_size, job_progress, output_file, output_file_or_stdout, print_json,
+    print_proof, progress_bar, PROOF_REJECTED, progress_console, proof_exit_code, time_limit, write_output,
 )
 from gameproof.errors import BadInput
 

@@ -8,8 +8,8 @@ with ``R_play(*words, move)``.
 A df-pn state is one uint64 array: ``s[0]`` the offset of the current frame, ``s[1]`` the frame size,
 ``s[2]`` the number of words; then one frame per ply, each ``[words…, legal moves, side to move, key
 under each symmetry…]``. The kernels know the numbers of words and keys as constants of the game
-(``WORDS``, ``KEYS``), so that their loops unroll. Playing a move writes the next frame (its keys updated from the cells
-that changed), taking one back steps back a frame.
+(``WORDS``, ``KEYS``), so that their loops unroll. Playing a move writes the next frame (its keys
+updated from the cells that changed), taking one back steps back a frame.
 """
 
 from __future__ import annotations

@@ -171,15 +171,15 @@ def _timed(task: Task, job: Job) -> tuple[Any, float]:
     return result, time.perf_counter() - began
 
 
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
 def _die_with_driver(driver: int) -> None:
     """In a worker: be killed when the driver dies (Linux), rather than finish a job nobody will journal."""
     if sys.platform.startswith("linux"):
         ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != driver:  # the driver died before the request took effect
         os._exit(1)
-
-
-_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
 def _run_on_processes(task: Task, pending: list[Job], keep: Callable[[str, tuple[Any, float]], None], workers: int,

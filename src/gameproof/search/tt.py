@@ -6,9 +6,8 @@ before it the key XORed with the packed word and complemented. A slot matches a 
 words XOR back to that key, so an entry torn by two processes writing the same slot at once (a table in
 shared memory, :class:`SharedTable`) reads as absent: it would pass for an entry only if its mixed words
 happened to XOR to the key of a position looked up in that very bucket. An all-zero slot is empty (a
-packed word is never zero). Buckets of ``BUCKET`` entries fill one 64-byte
-cache line; a new key evicts the entry with least work in its bucket, so expensive results survive
-(small-tree replacement).
+packed word is never zero). Buckets of ``BUCKET`` entries fill one 64-byte cache line; a new key evicts
+the entry with least work in its bucket, so expensive results survive (small-tree replacement).
 """
 
 from __future__ import annotations
@@ -95,7 +94,9 @@ _PREFIX = "gameproof_"
 
 def _remove_orphans() -> None:
     """Unlink the shared tables of makers that are gone (killed with their resource tracker, which would
-    otherwise have unlinked them)."""
+    otherwise have unlinked them). Without /proc no maker can be seen to be gone, so nothing is removed."""
+    if not Path("/proc/self").exists():
+        return
     for path in Path("/dev/shm").glob(f"{_PREFIX}*_*"):
         maker = path.name[len(_PREFIX):].split("_")[0]
         if maker.isdigit() and not Path(f"/proc/{maker}").exists():

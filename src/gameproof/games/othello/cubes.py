@@ -149,8 +149,8 @@ class CubeResult:
         return payload
 
 
-def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plies: int = CUBE_PLIES, conflicts: int = CUBE_CONFLICTS,
-                   workers: int = 1, backend: Backend = Backend.LOCAL, address: str | None = None,
+def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plies: int = CUBE_PLIES,
+                   conflicts: int = CUBE_CONFLICTS, workers: int = 1, backend: Backend = Backend.LOCAL, address: str | None = None,
                    proof_dir: str | Path | None = None, progress: Progress | None = None) -> CubeResult:
     """Is a position with ``min_legal`` legal moves reachable within ``plies`` moves? By cubes, as jobs."""
     if not 1 <= cube_plies <= 8:
