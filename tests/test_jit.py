@@ -45,3 +45,19 @@ def test_df_pn_is_loaded_from_the_disk_cache_in_a_new_process():
     hits, misses = map(int, subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
                                            text=True).stdout.split())
     assert hits == 1 and misses == 0
+
+
+def test_a_vectorised_kernel_leaves_numbas_setting_as_it_was():
+    import numba
+    import numpy as np
+
+    from gameproof import jit
+
+    @jit.cached_kernel(depends_on=[jit], vectorise=True)
+    def _four_shifts(x):
+        return (x << np.uint64(1)) | (x << np.uint64(8)) | (x >> np.uint64(7)) | (x >> np.uint64(9))
+
+    before = numba.config.SLP_VECTORIZE
+    x = np.uint64(0x0000_0018_1800_0000)
+    assert _four_shifts(x) == (int(x) << 1 | int(x) << 8 | int(x) >> 7 | int(x) >> 9) & (2**64 - 1)
+    assert numba.config.SLP_VECTORIZE == before

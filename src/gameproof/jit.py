@@ -21,6 +21,7 @@ from types import ModuleType, SimpleNamespace
 import numba
 import numpy as np
 from numba.core.caching import FunctionCache
+from numba.core.compiler_lock import global_compiler_lock
 
 
 class _Uint64Literals(ast.NodeTransformer):
@@ -130,19 +131,42 @@ def source_fingerprint(modules: Iterable[ModuleType]) -> str:
     return digest.hexdigest()
 
 
-def cached_kernel(depends_on: Iterable[ModuleType], parallel: bool = False) -> Callable:
+def cached_kernel(depends_on: Iterable[ModuleType], parallel: bool = False, vectorise: bool = False) -> Callable:
     """Decorator: ``numba.njit(cache=True)`` with the cache invalidated when any module in `depends_on`
     changes (for kernels built on :func:`compile_rules`). Compiled on first call: public wrappers
-    pass explicitly typed arguments (np.uint64, np.int64, bool)."""
-    fingerprint = source_fingerprint(depends_on)
+    pass explicitly typed arguments (np.uint64, np.int64, bool).
+
+    `vectorise` compiles the kernel with LLVM's SLP vectoriser, which packs the same operation on
+    several words (a bitboard's eight directions) into one vector instruction. numba leaves it off
+    because it once miscompiled code, so use it only on kernels whose results tests compare with a
+    reference, and only where a benchmark shows the gain."""
+    fingerprint = source_fingerprint(depends_on) + (";slp" if vectorise else "")
 
     def decorate(function: Callable) -> Callable:
         dispatcher = numba.njit(cache=True, parallel=parallel)(function)
         if not numba.config.DISABLE_JIT:
             dispatcher._cache = _FingerprintedCache(function, fingerprint)
+            if vectorise:
+                dispatcher.compile = _with_slp_vectoriser(dispatcher.compile)
         return dispatcher
 
     return decorate
+
+
+def _with_slp_vectoriser(compile_signature: Callable) -> Callable:
+    """`compile_signature` run with numba's SLP vectoriser switched on (under numba's compiler lock, so
+    no other compilation sees the setting)."""
+
+    def compile_vectorised(signature):
+        with global_compiler_lock:
+            previous = numba.config.SLP_VECTORIZE
+            numba.config.SLP_VECTORIZE = 1
+            try:
+                return compile_signature(signature)
+            finally:
+                numba.config.SLP_VECTORIZE = previous
+
+    return compile_vectorised
 
 
 def specialise(templates: Iterable[Callable], bindings: dict[str, Callable | int], depends_on: Iterable[ModuleType],

@@ -23,7 +23,7 @@ from gameproof.jit import cached_kernel
 CONVENTIONS = {"edax": (False, True), "bik": (True, True), "nopass": (True, False)}
 
 
-@cached_kernel(depends_on=(rules, kernels))
+@cached_kernel(depends_on=(rules, kernels), vectorise=True)
 def _perft(player, opponent, depth, count_finished, pass_is_ply):
     moves = legal_moves(player, opponent)
     if moves == 0:
@@ -37,6 +37,18 @@ def _perft(player, opponent, depth, count_finished, pass_is_ply):
     if depth == 1:
         return popcount(moves)
     total = uint64(0)
+    if depth == 2:  # the last two plies without a call per child: most of the work is here
+        while moves != 0:
+            move = lowest_bit(moves)
+            moves ^= move
+            flipped = flips(player, opponent, move)
+            child_player, child_opponent = opponent ^ flipped, player | move | flipped
+            replies = legal_moves(child_player, child_opponent)
+            if replies != 0:
+                total += popcount(replies)
+            else:
+                total += _perft(child_player, child_opponent, depth - 1, count_finished, pass_is_ply)
+        return total
     while moves != 0:
         move = lowest_bit(moves)
         moves ^= move
@@ -45,7 +57,7 @@ def _perft(player, opponent, depth, count_finished, pass_is_ply):
     return total
 
 
-@cached_kernel(depends_on=(rules, kernels), parallel=True)
+@cached_kernel(depends_on=(rules, kernels), parallel=True, vectorise=True)
 def _perft_each(players, opponents, depth, count_finished, pass_is_ply):
     total = uint64(0)
     for i in numba.prange(players.size):
