@@ -39,6 +39,18 @@ def test_a_satisfiable_cube_gives_a_witness_that_replays(tmp_path):
     assert result.status == "sat" and result.witness.legal_move_count >= 12 and len(result.witness.moves) <= 6
 
 
+def test_exact_plies_by_cubes_agree_with_the_brute_force_curve(tmp_path):
+    # After exactly 5 moves the most legal moves is 11 (enumerated in tests/test_results.py).
+    found = solve_by_cubes(11, 5, tmp_path / "j.db", cube_plies=2, workers=1, exact=True)
+    assert found.status == "sat" and found.witness.legal_move_count >= 11 and len(found.witness.moves) == 5
+    refuted = solve_by_cubes(12, 5, tmp_path / "j.db", cube_plies=2, workers=1, proof_dir=tmp_path, exact=True)
+    assert refuted.status == "unsat" and refuted.coverage.accepted is True
+    assert refuted.cube_proofs == {"verified": refuted.cubes}
+    # Within 5 moves (not exactly) the same 12 is refuted too, but as another question in the journal.
+    within = solve_by_cubes(12, 5, tmp_path / "j.db", cube_plies=2, workers=1)
+    assert within.status == "unsat" and within.journalled == 0
+
+
 def test_a_run_killed_by_sigkill_resumes_without_solving_a_cube_again(tmp_path):
     journal = tmp_path / "j.db"
     command = [sys.executable, "-m", "gameproof", "othello", "cubes", "--legal-moves", "16", "--plies", "8",
@@ -62,7 +74,8 @@ def test_a_run_killed_by_sigkill_resumes_without_solving_a_cube_again(tmp_path):
 
 @pytest.mark.parametrize("arguments", [["--legal-moves", "0"], ["--legal-moves", "20", "--cube-plies", "9"],
                                        ["--legal-moves", "20", "--address", "x:1"],
-                                       ["--legal-moves", "20", "--proof", "/nonexistent/folder"]])
+                                       ["--legal-moves", "20", "--proof", "/nonexistent/folder"],
+                                       ["--legal-moves", "20", "--exact"]])
 def test_bad_arguments_are_one_line_and_exit_2(arguments, tmp_path, capsys):
     assert main(["othello", "cubes", "--journal", str(tmp_path / "j.db"), *arguments]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1

@@ -122,6 +122,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     cubes.add_argument("--legal-moves", type=int, required=True, metavar="N",
                        help="a position with at least N legal moves")
     cubes.add_argument("--plies", type=int, metavar="P", help="bound on moves played (default 60 - N: complete)")
+    cubes.add_argument("--exact", action="store_true",
+                       help="after exactly P moves (passes free), not at most P: needs --plies")
     cubes.add_argument("--journal", required=True, metavar="FILE",
                        help="SQLite journal of the cubes' answers (created, or resumed)")
     # The defaults are cubes.CUBE_PLIES and CUBE_CONFLICTS (not imported here: --help stays light).
@@ -420,17 +422,20 @@ def run_cubes(args: argparse.Namespace) -> int:
         raise BadInput(f"--plies must be between 1 and 60, got {plies}")
     if args.address and args.backend != "ray":
         raise BadInput("--address joins a Ray cluster: give --backend ray too")
+    if args.exact and args.plies is None:
+        raise BadInput("exactly P moves (--exact) needs --plies")
     with job_progress(args.quiet or args.json, "cubes") as progress:
         result = solve_by_cubes(args.legal_moves, plies, args.journal,
                                 cube_plies=CUBE_PLIES if args.cube_plies is None else args.cube_plies,
                                 conflicts=CUBE_CONFLICTS if args.cube_conflicts is None else args.cube_conflicts,
                                 workers=args.workers, backend=Backend(args.backend),
-                                address=args.address, proof_dir=args.proof, progress=progress)
+                                address=args.address, proof_dir=args.proof, progress=progress, exact=args.exact)
     if args.json:
         print_json(result.to_json())
     else:
         out = console()
-        out.print(f"{result.status}: >= {result.min_legal} legal moves within {result.plies} moves; {result.cubes} cubes "
+        bound = "after exactly" if result.exact else "within"
+        out.print(f"{result.status}: >= {result.min_legal} legal moves {bound} {result.plies} moves; {result.cubes} cubes "
                   f"({result.splits} split again), {result.cube_seconds:.1f} s of solving in {result.wall_seconds:.1f} s")
         if result.witness is not None:
             out.print(f"record: {result.witness.record}")

@@ -22,7 +22,7 @@ from typing import Any
 from gameproof.answers import Status
 from gameproof.errors import BadInput
 from gameproof.games.othello import rules
-from gameproof.games.othello.notation import square_name
+from gameproof.games.othello.notation import PASS, square_name
 from gameproof.games.othello.reach import Replay, decode_moves, replay
 from gameproof.games.othello.reach_direct import F5, ReachFormula, encode_direct
 from gameproof.logic.cnf import Cnf
@@ -80,8 +80,8 @@ def first_cubes(formula: ReachFormula, plies: int) -> list[Cube]:
 
 
 @cache
-def _formula(min_legal: int, plies: int) -> ReachFormula:
-    return encode_direct(min_legal, plies, "strict")
+def _formula(min_legal: int, plies: int, exact: bool = False) -> ReachFormula:
+    return encode_direct(min_legal, plies, "strict", exact=exact)
 
 
 def _with_clauses(cnf: Cnf, clauses: list[list[int]]) -> Cnf:
@@ -95,9 +95,9 @@ def _with_clauses(cnf: Cnf, clauses: list[list[int]]) -> Cnf:
 
 
 def solve_cube(min_legal: int, plies: int, moves: tuple[int, ...], stops: bool, conflicts: int,
-               proof: str | None) -> dict[str, Any]:
+               proof: str | None, exact: bool = False) -> dict[str, Any]:
     """One cube's job: "sat" with the witness's moves, "unsat" with its proof (checked), or "unknown"."""
-    formula = _formula(min_legal, plies)
+    formula = _formula(min_legal, plies, exact)
     cube = Cube(tuple(moves), stops)
     cnf = _with_clauses(formula.cnf, [[lit] for lit in cube.literals(formula)])
     began = time.perf_counter()
@@ -128,6 +128,7 @@ class CubeResult:
     status: Status
     min_legal: int
     plies: int
+    exact: bool = False  # games of exactly `plies` moves only
     cubes: int = 0  # cubes solved (refuted, or the one that was satisfiable)
     splits: int = 0  # cubes split again after running past the budget
     journalled: int = 0  # cube answers found in the journal (from an earlier, interrupted run)
@@ -139,7 +140,7 @@ class CubeResult:
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        payload = {"status": self.status, "legal_moves_wanted": self.min_legal, "plies": self.plies,
+        payload = {"status": self.status, "legal_moves_wanted": self.min_legal, "plies": self.plies, "exact_plies": self.exact,
                    "cubes": self.cubes, "splits": self.splits, "journalled": self.journalled, "cube_seconds": round(self.cube_seconds, 3),
                    "wall_seconds": round(self.wall_seconds, 3), "record": None, "notes": self.notes}
         if self.witness is not None:
@@ -151,8 +152,10 @@ class CubeResult:
 
 def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plies: int = CUBE_PLIES,
                    conflicts: int = CUBE_CONFLICTS, workers: int = 1, backend: Backend = Backend.LOCAL, address: str | None = None,
-                   proof_dir: str | Path | None = None, progress: Progress | None = None) -> CubeResult:
-    """Is a position with ``min_legal`` legal moves reachable within ``plies`` moves? By cubes, as jobs."""
+                   proof_dir: str | Path | None = None, progress: Progress | None = None, exact: bool = False
+                   ) -> CubeResult:
+    """Is a position with ``min_legal`` legal moves reachable within ``plies`` moves (after exactly ``plies``
+    moves with ``exact``)? By cubes, as jobs."""
     if not 1 <= cube_plies <= 8:
         raise BadInput("--cube-plies must be between 1 and 8 (the earliest pass comes after 8 moves)")
     if conflicts < 1:
@@ -161,16 +164,16 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
     if folder is not None and not folder.is_dir():
         raise BadInput(f"--proof needs an existing folder for the cubes' proofs: {proof_dir}")
     began = time.perf_counter()
-    formula = _formula(min_legal, plies)
-    result = CubeResult(Status.UNKNOWN, min_legal, plies)
+    formula = _formula(min_legal, plies, exact)
+    result = CubeResult(Status.UNKNOWN, min_legal, plies, exact)
     refuted: list[Cube] = []
     cubes = first_cubes(formula, cube_plies)
-    question = f"{min_legal}/{plies}/"
+    question = f"{min_legal}/{plies}/" + ("exact/" if exact else "")
     with SqliteJournal(journal, task_name(solve_cube)) as kept:
         while cubes:
             jobs = [Job(question + cube.key, {
                 "min_legal": min_legal, "plies": plies, "moves": cube.moves, "stops": cube.stops,
-                "conflicts": conflicts,
+                "conflicts": conflicts, "exact": exact,
                 "proof": None if folder is None else str(folder / f"cube-{cube.key.replace('/', '-') or 'root'}.drat")})
                 for cube in cubes]
             ran = run_jobs(solve_cube, jobs, kept, backend=backend, workers=workers, address=address, progress=progress)
@@ -186,6 +189,8 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
                     result.witness = replay(answer["moves"])
                     if result.witness.legal_move_count < min_legal:
                         raise RuntimeError(f"cube {cube.key}: witness {result.witness.record} replays to too few moves")
+                    if exact and sum(move != PASS for move in result.witness.moves) != plies:
+                        raise RuntimeError(f"cube {cube.key}: witness {result.witness.record} is not {plies} moves long")
                     result.wall_seconds = time.perf_counter() - began
                     return result
                 if status is Status.UNKNOWN:
