@@ -82,6 +82,7 @@ RESULTS: tuple[Result, ...] = (
     GameValue("mnk-notakto:4,4,3", Value.WIN, ("a1", "d1", "a4", "d4"), Size.SMALL),
     GameValue("mnk-notakto:4,5,3", Value.WIN, ("a1", "c1", "e1", "a2", "e2", "a3", "e3", "a4", "c4", "e4"), Size.SMALL),
     GameValue("mnk-notakto:5,5,3", Value.LOSS, None, Size.SMALL),
+    GameValue("mnk-notakto:6,6,3", Value.LOSS, None, Size.LARGE),
     GameValue("mnk-misere:5,4,3", Value.LOSS, None, Size.SMALL),
     GameValue("mnk-misere:6,4,3", Value.LOSS, None, Size.LARGE),
     GameValue("mnk-misere:5,4,4", Value.DRAW, None, Size.LARGE),

@@ -1,0 +1,57 @@
+"""Othello reach on a tight bound against a plain direct encoding, in one run: whole command lines, wall time.
+
+The reference is a plain direct CNF with no symmetry breaking, solved by PySAT's CaDiCaL, kept outside
+this repository (`othello_direct_ref.py N PLIES`). Both sides run as fresh processes, alternately, with
+the same solver (one core each); the table gives every run and the median ratio.
+
+    python bench/bench_reach_ref.py --ref ../shared/tools/othello_direct_ref.py --wanted 18 --plies 20 --repeats 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+
+def wall_seconds(command: list[str]) -> tuple[float, str]:
+    """Wall time of one command line, and the last line it printed."""
+    began = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    lines = done.stdout.strip().splitlines()
+    return time.perf_counter() - began, lines[-1] if lines else ""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ref", type=Path, required=True, help="the plain direct encoding's script")
+    parser.add_argument("--wanted", type=int, nargs="+", default=[18])
+    parser.add_argument("--plies", type=int, default=20)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--solver", default="cadical195")
+    args = parser.parse_args()
+    table = Table(title=f"reach within {args.plies} plies, {args.solver}, wall seconds of the whole command")
+    for column in ("N", "gameproof s", "reference s", "median ratio"):
+        table.add_column(column, justify="right")
+    for wanted in args.wanted:
+        ours_command = [sys.executable, "-m", "gameproof", "othello", "reach", "--legal-moves", str(wanted),
+                        "--plies", str(args.plies), "--solver", args.solver, "--quiet"]
+        reference_command = [sys.executable, str(args.ref), str(wanted), str(args.plies), args.solver]
+        ours, reference = [], []
+        for _ in range(args.repeats):
+            ours.append(wall_seconds(ours_command)[0])
+            reference.append(wall_seconds(reference_command)[0])
+        ratio = statistics.median(ours) / statistics.median(reference)
+        table.add_row(str(wanted), " ".join(f"{s:.1f}" for s in ours), " ".join(f"{s:.1f}" for s in reference),
+                      f"{ratio:.2f}×")
+    Console(width=160).print(table)
+
+
+if __name__ == "__main__":
+    main()
