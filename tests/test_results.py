@@ -64,3 +64,13 @@ def test_othello_mobility_agrees_with_brute_force_on_the_first_plies():
 
     claimed = {r.plies: r.most for r in RESULTS if isinstance(r, OthelloMobility) and r.plies <= 5}
     assert claimed == {plies: _most_after_exactly(plies) for plies in claimed}
+
+
+def test_large_mobility_refutations_run_as_cube_jobs_with_every_proof_checked():
+    from gameproof.results import Check, _refuted_by_cubes
+
+    refuted = Check("after exactly 4 moves", False)
+    assert _refuted_by_cubes(refuted, 10, 4) is True  # 9 is the most after 4 moves
+    assert "every cube's DRAT proof and the coverage proof checked by" in refuted.checks[-1]
+    reachable = Check("after exactly 4 moves", False)
+    assert _refuted_by_cubes(reachable, 9, 4) is False and reachable.problem.startswith("9 legal moves: sat")

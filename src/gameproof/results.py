@@ -14,6 +14,7 @@ import enum
 import os
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -190,26 +191,61 @@ def _check_mobility(result: OthelloMobility) -> Check:
         report.problem = f"{result.most} legal moves after exactly {result.plies} moves: {found.status}"
         return report
     report.checks.append(f"{result.most} legal moves: witness {found.witness.record or '(the start)'} replayed")
-    report.holds = _refuted(report, f"{result.most + 1} legal moves",
-                            lambda proof: solve_reach(result.most + 1, result.plies, solver="cadical195", exact=True,
-                                                      proof=proof))
+    if result.size is Size.LARGE:
+        report.holds = _refuted_by_cubes(report, result.most + 1, result.plies)
+    else:
+        report.holds = _refuted(report, f"{result.most + 1} legal moves",
+                                lambda proof: solve_reach(result.most + 1, result.plies, solver="cadical195",
+                                                          exact=True, proof=proof))
     return report
+
+
+#: Workers for the large refutations, which run as jobs (cube-and-conquer, docs/results.md).
+CUBE_WORKERS = 2
+
+
+def _refuted_by_cubes(report: Check, min_legal: int, plies: int) -> bool:
+    """Whether `min_legal` legal moves after exactly `plies` moves is refuted by cubes solved as jobs, every
+    cube's DRAT proof and the proof that the cubes cover every game accepted by its checker (noted in
+    `report`)."""
+    from gameproof.games.othello.cubes import solve_by_cubes
+    from gameproof.logic.drat import Verdict
+
+    what = f"{min_legal} legal moves"
+    with tempfile.TemporaryDirectory() as folder, _environment(_proof_checker()):
+        refuted = solve_by_cubes(min_legal, plies, Path(folder) / "journal.db", workers=CUBE_WORKERS,
+                                 proof_dir=folder, exact=True)
+    coverage = refuted.coverage
+    if refuted.status is not Status.UNSAT or coverage is None or not coverage.accepted or \
+            refuted.cube_proofs != Counter({Verdict.VERIFIED.value: refuted.cubes}):
+        verdicts = ", ".join(f"{count} {verdict}" for verdict, count in refuted.cube_proofs.items())
+        report.problem = f"{what}: {refuted.status}, cube proofs {verdicts or 'none'}, coverage " \
+                         f"{coverage and coverage.describe()}"
+        return False
+    report.checks.append(f"{what} refuted by {refuted.cubes} cubes on {CUBE_WORKERS} workers; every cube's DRAT "
+                         f"proof and the coverage proof {coverage.describe()}")
+    return True
 
 
 def _refuted(report: Check, what: str, solve: Callable[[Path], Any]) -> bool:
     """Whether `solve(proof path)` refutes `what` with a DRAT proof its checker accepts (noted in `report`).
     Without drat-trim, dratify checks the proof whatever its size: a re-check that skips the proof proves
     nothing."""
-    from gameproof.logic.drat import CHECKER_VARIABLE, Checker, find_drat_trim
-
-    forced = {} if find_drat_trim() is not None else {CHECKER_VARIABLE: Checker.DRATIFY.value}
-    with tempfile.TemporaryDirectory() as folder, _environment(forced):
+    with tempfile.TemporaryDirectory() as folder, _environment(_proof_checker()):
         refuted = solve(Path(folder) / "refutation.drat")
     if refuted.status is not Status.UNSAT or refuted.proof is None or not refuted.proof.accepted:
         report.problem = f"{what}: {refuted.status}, proof {refuted.proof and refuted.proof.describe()}"
         return False
     report.checks.append(f"{what} refuted; DRAT proof {refuted.proof.describe()}")
     return True
+
+
+def _proof_checker() -> dict[str, str]:
+    """The environment that makes every proof be checked: dratify whatever the proof's size when drat-trim is
+    missing (a re-check that skips the proof proves nothing)."""
+    from gameproof.logic.drat import CHECKER_VARIABLE, Checker, find_drat_trim
+
+    return {} if find_drat_trim() is not None else {CHECKER_VARIABLE: Checker.DRATIFY.value}
 
 
 @contextmanager
