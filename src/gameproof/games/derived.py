@@ -146,10 +146,10 @@ def play(s, g, move):
     for k in range(KEYS):
         s[following + keys + k] = s[base + keys + k]
     perspective = info[INFO_PERSPECTIVE] != np.uint64(0)
-    for a in range(WORDS):
-        before, after = words[a], child[a]
+    for a in range(WORDS):  # the words read back from the frames: a tuple indexed at run time is slow
+        before, after = s[base + a], s[following + a]
         if perspective and a < 2:
-            before, after = words[a ^ to_move], child[a ^ (1 - to_move)]
+            before, after = s[base + (a ^ to_move)], s[following + (a ^ (1 - to_move))]
         added, removed = after & ~before, before & ~after
         while added != np.uint64(0):
             bit = trailing_zeros(added)
