@@ -51,6 +51,16 @@ def test_exact_plies_by_cubes_agree_with_the_brute_force_curve(tmp_path):
     assert within.status == "unsat" and within.journalled == 0
 
 
+def test_the_command_asks_the_exact_question_and_says_so(tmp_path, capsys):
+    arguments = ["othello", "cubes", "--legal-moves", "12", "--plies", "5", "--exact", "--workers", "1",
+                 "--journal", str(tmp_path / "j.db")]
+    assert main([*arguments, "--json"]) == 1  # unsat
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["status"] == "unsat" and answer["exact_plies"] is True
+    assert main(arguments) == 1
+    assert "after exactly 5 moves" in capsys.readouterr().out
+
+
 def test_a_run_killed_by_sigkill_resumes_without_solving_a_cube_again(tmp_path):
     journal = tmp_path / "j.db"
     command = [sys.executable, "-m", "gameproof", "othello", "cubes", "--legal-moves", "16", "--plies", "8",
