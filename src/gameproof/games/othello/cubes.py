@@ -22,7 +22,7 @@ from typing import Any
 from gameproof.answers import Status
 from gameproof.errors import BadInput
 from gameproof.games.othello import rules
-from gameproof.games.othello.notation import PASS, square_name
+from gameproof.games.othello.notation import square_name
 from gameproof.games.othello.reach import Replay, decode_moves, replay
 from gameproof.games.othello.reach_direct import F5, ReachFormula, encode_direct
 from gameproof.logic.cnf import Cnf
@@ -189,7 +189,7 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
                     result.witness = replay(answer["moves"])
                     if result.witness.legal_move_count < min_legal:
                         raise RuntimeError(f"cube {cube.key}: witness {result.witness.record} replays to too few moves")
-                    if exact and sum(move != PASS for move in result.witness.moves) != plies:
+                    if exact and result.witness.discs_placed != plies:
                         raise RuntimeError(f"cube {cube.key}: witness {result.witness.record} is not {plies} moves long")
                     result.wall_seconds = time.perf_counter() - began
                     return result

@@ -77,6 +77,11 @@ class Replay:
     def legal_move_count(self) -> int:
         return rules.popcount(rules.legal_moves(self.player, self.opponent))
 
+    @property
+    def discs_placed(self) -> int:
+        """Moves that placed a disc (passes left out)."""
+        return sum(move != PASS for move in self.moves)
+
 
 def replay(moves: list[int]) -> Replay:
     """Play `moves` (squares or PASS) from the start; passes are allowed even when a move exists, but
@@ -255,7 +260,7 @@ def _solve_once(min_legal: int, stage: Stage, rule_set: str, encoding: str, solv
         result.witness = replay(decode(solved.model))
         if result.witness.legal_move_count < min_legal:
             raise AssertionError(f"witness {result.witness.record} replays to too few legal moves")
-        if stage.exact and sum(move != PASS for move in result.witness.moves) != plies:
+        if stage.exact and result.witness.discs_placed != plies:
             raise AssertionError(f"witness {result.witness.record} does not have exactly {plies} moves")
         if rule_set == "relaxed" and not result.witness.strict:
             result.notes.append("the witness passes while a move exists: legal only under relaxed rules")
