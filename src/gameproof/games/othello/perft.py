@@ -37,7 +37,9 @@ def _perft(player, opponent, depth, count_finished, pass_is_ply):
     if depth == 1:
         return popcount(moves)
     total = uint64(0)
-    if depth == 2:  # the last two plies without a call per child: most of the work is here
+    # The last two plies without a call per child: most of the work is here. A loop of its own: the same
+    # count as a branch inside the loop below made perft 12 1.5x slower (4.5 s against 3.0 s).
+    if depth == 2:
         while moves != 0:
             move = lowest_bit(moves)
             moves ^= move
