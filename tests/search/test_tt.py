@@ -75,7 +75,7 @@ def test_a_shared_table_larger_than_shared_memory_is_refused_with_a_reason():
         SharedTable(2**30)
 
 
-@pytest.mark.skipif(not os.path.isdir("/dev/shm") or not os.path.isdir("/proc"), reason="POSIX shared memory in /dev/shm")
+@pytest.mark.skipif(not os.path.isdir("/dev/shm") or not os.path.isdir("/proc"), reason="needs /dev/shm and /proc (Linux)")
 def test_tables_whose_maker_is_gone_are_removed_when_the_next_is_made():
     finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     gone = int(finished.stdout)  # a process that has exited: its tables are orphans
