@@ -250,15 +250,15 @@ class _Builder:
         whenever it likes (relaxed), and then the other side moves on the same board. Without passes
         (`passes` False: games that never pass), a side without a legal move ends the game."""
         false = -self.true
-        capture = self.captures(mine, theirs)
-        if ply == 0 or not self.passes:
-            pass_ = false
-        elif self.strict:
-            pass_ = self.and_([-lit for lit in self.legal(mine, theirs, capture, both_ways=True)])
+        if ply > 0 and self.passes and not self.strict:
+            pass_ = self.var()  # a voluntary pass: no capture chains needed to allow it
         else:
-            pass_ = self.var()
-        if pass_ == false:
-            return pass_, mine, theirs, capture, self.legal(mine, theirs, capture, both_ways=self.full_legal)
+            capture = self.captures(mine, theirs)
+            pass_ = false
+            if ply > 0 and self.passes:
+                pass_ = self.and_([-lit for lit in self.legal(mine, theirs, capture, both_ways=True)])
+            if pass_ == false:
+                return pass_, mine, theirs, capture, self.legal(mine, theirs, capture, both_ways=self.full_legal)
         mover = [self.ite(pass_, o, m) for m, o in zip(mine, theirs)]
         other = [self.ite(pass_, m, o) for m, o in zip(mine, theirs)]
         capture = self.captures(mover, other)
