@@ -128,17 +128,17 @@ def test_default_ply_bound():
     assert short_plies(16) == 20 and short_plies(33) == 27
 
 
-def test_without_a_bound_short_games_without_passes_are_tried_first(monkeypatch):
+def test_without_a_bound_games_of_a_few_moves_more_than_n_without_passes_are_tried_first(monkeypatch):
     found = solve_reach(16)
-    assert found.status == "sat" and found.plies == short_plies(16) and len(found.witness.moves) <= 20
-    assert not found.passes and PASS not in found.witness.moves
+    assert found.status == "sat" and found.plies == short_plies(16) and found.exact
+    assert found.witness.discs_placed == 20 and not found.passes and PASS not in found.witness.moves
     # A short stage that is unsat (16 moves within 6 moves) hands over to the complete formula.
     from gameproof.games.othello import reach
 
     monkeypatch.setattr(reach, "SHORT_EXTRA_PLIES", -10)
     found = solve_reach(16)
     assert found.status == "sat" and found.plies == default_plies(16) and found.passes
-    assert found.notes and "at most 6 moves without a pass: unsat" in found.notes[0]
+    assert found.notes and "exactly 6 moves without a pass: unsat" in found.notes[0]
 
 
 def test_a_proof_is_only_asked_of_the_complete_formula(tmp_path, dratify_only):

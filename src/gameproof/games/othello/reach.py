@@ -9,10 +9,11 @@ formula always covers every shorter game as well). The generic encoding traces t
 by ply and counts a pass as a ply.
 
 Without `plies` (and without a proof to write), a witness is first looked for among short games
-without passes (`short_plies`: N + 4 moves; the generic encoding keeps its passes; at most 600 s, or
-half the time limit), where the formula is small and solvers find one far faster; only if that stage
-is unsat or runs out of its time slice is the complete formula solved. "unsat" is only ever answered
-by the complete formula.
+without passes (`short_plies`: N + 4 moves, at most 60 - N; at most 600 s, or half the time limit),
+where the formula is small and solvers find one far faster. The direct encoding asks for games of
+exactly that many moves (no ply may stop: a smaller formula still); the generic one keeps its
+passes and its shorter games. Only if that stage is unsat or runs out of its time slice is
+the complete formula solved. "unsat" is only ever answered by the complete formula.
 """
 
 from __future__ import annotations
@@ -207,8 +208,10 @@ def solve_reach(
         raise BadInput(f"plies must be between 0 and 200, got {plies}")
     stages = [Stage(plies, passes=True, exact=exact)]
     if staged and (encoding == "direct" or short_plies(min_legal) < plies):
-        # Witnesses are found far faster in a small formula: short games, and (direct) no passes.
-        stages.insert(0, Stage(short_plies(min_legal), passes=encoding != "direct"))
+        # Witnesses are found far faster in a small formula: short games, and (direct) exactly that
+        # many moves, none of them after a pass.
+        direct = encoding == "direct"
+        stages.insert(0, Stage(short_plies(min_legal), passes=not direct, exact=direct))
     began = time.perf_counter()
     notes, encode_total, solve_total = [], 0.0, 0.0
     for stage in stages:
