@@ -15,18 +15,19 @@ from concurrent.futures import ProcessPoolExecutor
 from rich.console import Console
 from rich.table import Table
 
+from gameproof.answers import Status
 from gameproof.games.othello.reach import encode, short_plies
 from gameproof.logic.solvers import open_solver
 
 
-def solve_seconds(min_legal: int, plies: int, exact: bool, solver: str) -> tuple[bool | None, float]:
+def solve_seconds(min_legal: int, plies: int, exact: bool, solver: str) -> tuple[Status, float]:
     """The answer and solve time of the pass-free direct formula (exactly `plies` moves with `exact`)."""
     cnf, _ = encode(min_legal, plies, "strict", "direct", passes=False, exact=exact)
     with open_solver(solver) as backend:
         backend.add(cnf)
         began = time.perf_counter()
         answer = backend.solve()
-        return answer, time.perf_counter() - began
+        return Status.of(answer), time.perf_counter() - began
 
 
 def main() -> None:
@@ -40,15 +41,12 @@ def main() -> None:
     with ProcessPoolExecutor(2) as pool:
         for wanted in args.wanted:
             plies = short_plies(wanted)
-            at_most, exactly = (pool.submit(solve_seconds, wanted, plies, exact, args.solver) for exact in (False, True))
+            at_most, exactly = (pool.submit(solve_seconds, wanted, plies, exact, args.solver)
+                                for exact in (False, True))
             (found_at_most, seconds_at_most), (found_exactly, seconds_exactly) = at_most.result(), exactly.result()
-            table.add_row(str(wanted), str(plies), f"{seconds_at_most:.1f} {_status(found_at_most)}",
-                          f"{seconds_exactly:.1f} {_status(found_exactly)}", f"{seconds_exactly / seconds_at_most:.2f}")
+            table.add_row(str(wanted), str(plies), f"{seconds_at_most:.1f} {found_at_most}",
+                          f"{seconds_exactly:.1f} {found_exactly}", f"{seconds_exactly / seconds_at_most:.2f}")
     Console().print(table)
-
-
-def _status(answer: bool | None) -> str:
-    return {True: "sat", False: "unsat", None: "unknown"}[answer]
 
 
 if __name__ == "__main__":

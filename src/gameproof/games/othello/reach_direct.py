@@ -249,13 +249,13 @@ class _Builder:
         ``mine`` is the side whose turn it is; it passes when it has no legal move (strict rules) or
         whenever it likes (relaxed), and then the other side moves on the same board. Without passes
         (`passes` False: games that never pass), a side without a legal move ends the game."""
-        false = -self.true
-        if ply > 0 and self.passes and not self.strict:
+        false, may_pass = -self.true, ply > 0 and self.passes
+        if may_pass and not self.strict:
             pass_ = self.var()  # a voluntary pass: no capture chains needed to allow it
         else:
             capture = self.captures(mine, theirs)
             pass_ = false
-            if ply > 0 and self.passes:
+            if may_pass:  # a forced pass: the side to move has no legal move
                 pass_ = self.and_([-lit for lit in self.legal(mine, theirs, capture, both_ways=True)])
             if pass_ == false:
                 return pass_, mine, theirs, capture, self.legal(mine, theirs, capture, both_ways=self.full_legal)
