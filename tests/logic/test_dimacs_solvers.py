@@ -14,7 +14,7 @@ from gameproof.errors import BadInput
 from gameproof.logic import any_uint, verify
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import DimacsError, read_dimacs, write_dimacs
-from gameproof.logic.drat import read_drat
+from gameproof.logic.drat import Verdict, check_drat, read_drat
 from gameproof.logic.harness import trace
 from gameproof.logic.solvers import open_solver, pysat_backends, resolve
 
@@ -241,3 +241,33 @@ def test_a_race_needs_two_known_pysat_backends(name):
 def test_a_race_writes_no_proof():
     with pytest.raises(BadInput, match="DRAT"):
         open_solver("race:kissat404,cadical195", proof=True)
+
+
+def test_cadical_configurations_are_named_by_a_suffix():
+    assert resolve("cd19/unsat") == "cadical195/unsat"
+    assert resolve("race:kissat,cd19/unsat") == "race:kissat404,cadical195/unsat"
+    with pytest.raises(BadInput, match="takes no configuration"):
+        resolve("kissat404/unsat")
+    with pytest.raises(BadInput, match="unknown configuration 'fast'.*known: sat, unsat"):
+        resolve("cadical195/fast")
+
+
+def _conflicts(name: str, cnf: Cnf) -> int:
+    with open_solver(name) as sat:
+        sat.add(cnf)
+        assert sat.solve() is False
+        return sat._solver.accum_stats()["conflicts"]
+
+
+def test_a_configuration_changes_the_search_and_keeps_the_answers(tmp_path, dratify_only):
+    # CaDiCaL is deterministic: the same formula, other options, another number of conflicts.
+    assert _conflicts("cadical195", pigeons(8)) != _conflicts("cadical195/unsat", pigeons(8))
+    for name in ("cadical195/sat", "race:kissat404,cadical195/unsat"):
+        with open_solver(name) as sat:
+            sat.add(pigeons(5))
+            assert sat.solve() is False
+    with open_solver("cadical195/unsat", proof=True) as sat:
+        sat.add(pigeons(4))
+        assert sat.solve() is False
+        sat.write_proof(tmp_path / "php4.drat")
+    assert check_drat(pigeons(4), tmp_path / "php4.drat").verdict is Verdict.VERIFIED

@@ -136,9 +136,32 @@ def test_without_a_bound_games_of_a_few_moves_more_than_n_without_passes_are_tri
     from gameproof.games.othello import reach
 
     monkeypatch.setattr(reach, "SHORT_EXTRA_PLIES", -10)
-    found = solve_reach(16)
-    assert found.status == "sat" and found.plies == default_plies(16) and found.passes
+    found = solve_reach(16, solver="cadical195")  # one solver: the stages in turn
+    assert found.status == "sat" and found.plies == default_plies(16) and found.passes and found.witness.strict
     assert found.notes and "exactly 6 moves without a pass: unsat" in found.notes[0]
+    if len(found.notes) > 1:  # the loose formula's witness passed by choice: the strict formula answered
+        assert "passes by choice" in found.notes[1] and found.formula == "games of at most 44 moves"
+
+
+def test_a_loose_stage_decides_on_a_refutation_or_a_strict_witness_only():
+    from gameproof.answers import Status
+    from gameproof.games.othello.reach import ReachResult, Stage
+
+    def result(status, record=None):
+        answer = ReachResult(status, 20, 10, "strict", "direct", "cadical195", 0, 0, 0.0, 0.0)
+        answer.witness = None if record is None else replay(tokenize_record(record))
+        return answer
+
+    loose, quick = Stage(10, passes=True, loose=True), Stage(10, passes=False, exact=True, final=False)
+    assert loose.decides(result(Status.UNSAT)) and not quick.decides(result(Status.UNSAT))
+    assert loose.decides(result(Status.SAT, PASSING_GAME)) and not loose.decides(result(Status.SAT, "f5pa"))
+    assert quick.decides(result(Status.SAT, "f5d6")) and not loose.decides(result(Status.UNKNOWN))
+
+
+def test_refutations_come_from_the_loose_formula_with_its_proof(tmp_path, dratify_only):
+    result = solve_reach(46, plies=8, proof=tmp_path / "refutation.drat")
+    assert result.status == "unsat" and "from move 9 on" in result.formula
+    assert result.proof.verdict is Verdict.VERIFIED and "strict games" in result.notes[-1]
 
 
 def test_a_proof_is_only_asked_of_the_complete_formula(tmp_path, dratify_only):
@@ -228,22 +251,36 @@ def test_without_passes_the_same_moves_give_a_different_turn():
     assert solve_reachable(black, white, False).status == "unreachable"
 
 
-def test_a_pass_within_eight_moves_is_impossible():
+def test_no_side_is_without_a_move_within_eight_moves():
+    """What EARLIEST_PASS rests on: in a formula that allows a pass at every ply (and a stop anywhere, so
+    every position after 1 to 7 moves is covered), no side is stuck; after 8 moves one can be."""
     from gameproof.games.othello.reach import decode_moves
-    from gameproof.games.othello.reach_direct import encode_direct
+    from gameproof.games.othello.reach_direct import EARLIEST_PASS, encode_direct
     from gameproof.logic.solvers import open_solver
 
-    for moves, possible in ((8, False), (9, True)):
-        formula = encode_direct(0, moves)
-        formula.cnf.add_clause([lit for lit in formula.passes if abs(lit) != 1] or [-1])
-        for stop in formula.stops:
-            formula.cnf.add_clause([-stop])
+    for moves, possible in ((EARLIEST_PASS, False), (EARLIEST_PASS + 1, True)):
+        formula = encode_direct(0, moves, earliest_pass=1)
+        formula.cnf.add_clause([lit for lit in formula.passes if abs(lit) != 1])  # after 1 to moves - 1 moves
         with open_solver("cadical195") as solver:
             solver.add(formula.cnf)
             assert solver.solve() is possible
             if possible:
                 game = replay(decode_moves(formula, solver.model()))
                 assert PASS in game.moves and game.strict
+
+
+def test_the_loose_formula_holds_a_strict_game_with_the_earliest_pass():
+    from gameproof.games.othello.reach_direct import EARLIEST_PASS, encode_direct
+    from gameproof.logic.solvers import open_solver
+
+    moves = [move for move in tokenize_record(PASSING_GAME) if move != PASS]
+    formula = encode_direct(0, len(moves), "relaxed", earliest_pass=EARLIEST_PASS)
+    assert all(abs(lit) == 1 for lit in formula.passes[:EARLIEST_PASS])  # no pass variable before
+    with open_solver("cadical195") as solver:
+        solver.add(formula.cnf)
+        followed = [formula.moves[ply][square] for ply, square in enumerate(moves)]
+        assert solver.solve([*followed, formula.passes[EARLIEST_PASS]]) is True
+        assert solver.solve([*followed, -formula.passes[EARLIEST_PASS]]) is False  # black has no move there
 
 
 def test_a_game_that_stops_where_a_side_must_pass_is_read_back_with_the_pass():

@@ -142,9 +142,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--solver", default=None,
-                        help="a PySAT backend, ext:BINARY or race:A,B (default race:kissat404,cadical195, both "
-                        "at once on two cores; cadical195 with --proof, since neither a race nor PySAT's "
-                        "Kissat writes a DRAT proof)")
+                        help="a PySAT backend, NAME/unsat or NAME/sat (CaDiCaL's option sets), ext:BINARY or "
+                        "race:A,B; by default Kissat and CaDiCaL side by side on two cores (docs/othello.md), "
+                        "cadical195/unsat with --proof, since neither a race nor PySAT's Kissat writes a DRAT proof")
     parser.add_argument("--timeout", type=time_limit, metavar="S", help="give up after S seconds of solving")
     parser.add_argument("--proof", metavar="OUT.drat", type=output_file,
                         help="write a DRAT proof of a refutation and check it (exit code 4 if rejected)")
@@ -283,7 +283,7 @@ def run_reach(args: argparse.Namespace) -> int:
         return _run_flips(args)
     if args.proof and args.plies is None:
         print("gameproof: note: with --proof the complete formula is solved at once, without the quick stage "
-              "or the race, to refute it; finding a witness can take far longer (leave out --proof for that)",
+              "or the second core, to refute it; finding a witness can take far longer (leave out --proof for that)",
               file=sys.stderr)
     with _solving_status(f">= {args.legal_moves} legal moves ({args.rules} rules)", args.json or args.quiet) as progress:
         result = solve_reach(

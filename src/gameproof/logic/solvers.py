@@ -2,7 +2,8 @@
 
 ``open_solver("cadical195")`` (the default; aliases such as ``cd19`` work too), ``open_solver("kissat")``,
 ``open_solver("ext:kissat")``, ``open_solver("race:kissat404,cadical195")`` (both at once, the first answer
-wins). Every solver answers ``solve(assumptions, seconds)`` with True (satisfiable),
+wins), ``open_solver("cadical195/unsat")`` (CaDiCaL with its option set for refutations; see
+`Configuration`). Every solver answers ``solve(assumptions, seconds)`` with True (satisfiable),
 False (unsatisfiable) or None (the time ran out). Time limits on incremental PySAT backends are kept by
 solving in conflict-budget slices (PySAT's CaDiCaL cannot be interrupted from another thread); one-shot
 backends (Kissat, races, external binaries) run in child processes that are killed when the time is up.
@@ -10,9 +11,8 @@ backends (Kissat, races, external binaries) run in child processes that are kill
 
 from __future__ import annotations
 
+import enum
 import functools
-import multiprocessing
-import multiprocessing.connection
 import os
 import shutil
 import subprocess
@@ -26,12 +26,40 @@ from pysat.solvers import NoSuchSolverError, SolverNames
 from pysat.solvers import Solver as PysatSolver
 
 from gameproof.errors import BadInput
+from gameproof.forked import first_accepted
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import write_dimacs
 
 DEFAULT_SOLVER = "cadical195"
 Progress = Callable[[float, int], None]  # (elapsed seconds, conflicts so far or -1)
 _ONE_SHOT = {"kissat404"}  # PySAT backends that cannot solve twice or take assumptions
+
+
+class Configuration(enum.StrEnum):
+    """A named option set of a configurable backend (CaDiCaL's ``--sat`` and ``--unsat``), chosen by a
+    suffix: ``cadical195/unsat``."""
+
+    SAT = "sat"  # stable mode only, cheaper elimination and subsumption
+    UNSAT = "unsat"  # focused mode only, no local search
+
+    @property
+    def options(self) -> dict[str, int]:
+        return _CONFIGURATION_OPTIONS[self]
+
+
+_CONFIGURATION_OPTIONS = {
+    Configuration.SAT: {"elimreleff": 10, "stabilizeonly": 1, "subsumereleff": 60},
+    Configuration.UNSAT: {"stabilize": 0, "walk": 0},
+}
+
+
+def _start_pysat(name: str, proof: bool = False) -> PysatSolver:
+    """The PySAT solver for a canonical name, configured where the name asks for it."""
+    backend, _, configuration = name.partition("/")
+    solver = PysatSolver(name=backend, with_proof=proof)
+    if configuration:
+        solver.solver.configure(Configuration(configuration).options)
+    return solver
 
 
 class Solver:
@@ -76,7 +104,7 @@ class IncrementalSolver(Solver):
     def __init__(self, name: str, proof: bool = False) -> None:
         self.name = name
         try:
-            self._solver = PysatSolver(name=name, with_proof=proof)
+            self._solver = _start_pysat(name, proof)
         except NotImplementedError as error:
             raise BadInput(f"solver {name}: {error}") from None
         self._proof = proof
@@ -165,51 +193,22 @@ class OneShotSolver(Solver):
             os.unlink(self._proof_path)
 
 
-def _solve_in_child(name: str, cnf: Cnf, units: list[int], pipe) -> None:
-    # Out of the terminal's process group: Ctrl-C reaches only the parent, which kills its children (PySAT
-    # would catch the signal in the child, which then dies with a traceback of its own).
-    os.setpgid(0, 0)
-    solver = PysatSolver(name=name)
+def _solve_alone(name: str, cnf: Cnf, units: list[int]) -> tuple[bool | None, list[int] | None]:
+    solver = _start_pysat(name)
     for clause in cnf.clauses():
         solver.add_clause(clause)
     for unit in units:
         solver.add_clause([unit])
     answer = solver.solve()
-    pipe.send((answer, solver.get_model() if answer else None))
+    return answer, solver.get_model() if answer else None
 
 
 def _race(names: Sequence[str], cnf: Cnf, units: list[int], seconds: float | None,
           progress: Progress | None) -> tuple[bool | None, list[int] | None]:
     """Solve in one forked child per backend; the first answer wins and the others are stopped."""
-    context = multiprocessing.get_context("fork")
-    children, pipes = [], []
-    try:
-        for name in names:
-            receive, send = context.Pipe(duplex=False)
-            child = context.Process(target=_solve_in_child, args=(name, cnf, units, send), daemon=True)
-            child.start()
-            send.close()
-            children.append(child)
-            pipes.append(receive)
-        began = time.monotonic()
-        while True:
-            left = None if seconds is None else seconds - (time.monotonic() - began)
-            if left is not None and left <= 0:
-                return None, None
-            ready = multiprocessing.connection.wait(pipes, timeout=1.0 if left is None else min(1.0, left))
-            if ready:
-                try:
-                    return ready[0].recv()
-                except EOFError:
-                    raise RuntimeError("a solver's child process died") from None
-            if progress is not None:
-                progress(time.monotonic() - began, -1)
-    finally:
-        for child in children:
-            child.kill()
-            child.join()
-        for pipe in pipes:
-            pipe.close()
+    tasks = [functools.partial(_solve_alone, name, cnf, units) for name in names]
+    answered, _ = first_accepted(tasks, seconds=seconds, progress=progress)
+    return answered or (None, None)
 
 
 class RaceSolver(OneShotSolver):
@@ -288,10 +287,31 @@ def pysat_backends() -> tuple[str, ...]:
     return tuple(names)
 
 
+@functools.cache
+def configurable(backend: str) -> bool:
+    """Whether a PySAT backend takes a `Configuration` (its options are CaDiCaL's)."""
+    if not backend.startswith("cadical"):
+        return False
+    solver = PysatSolver(name=backend)
+    try:
+        return callable(getattr(solver.solver, "configure", None))
+    finally:
+        solver.delete()
+
+
 def resolve(name: str) -> str:
     """The canonical solver name for ``name`` or an alias; BadInput listing the known names otherwise."""
     if name.startswith("ext:"):
         return name
+    if "/" in name and not name.startswith("race:"):
+        backend, _, configuration = name.partition("/")
+        canonical = resolve(backend)
+        if configuration not in [member.value for member in Configuration]:
+            known = ", ".join(Configuration)
+            raise BadInput(f"unknown configuration {configuration!r} in solver {name!r}; known: {known}")
+        if not configurable(canonical):
+            raise BadInput(f"solver {backend} takes no configuration; {', '.join(_configurable())} do")
+        return f"{canonical}/{configuration}"
     if name.startswith("race:"):
         members = [resolve(member) for member in name.split(":", 1)[1].split(",") if member]
         if len(members) < 2 or any(member.startswith(("ext:", "race:")) for member in members):
@@ -302,7 +322,11 @@ def resolve(name: str) -> str:
             return canonical
     known = ", ".join(pysat_backends())
     raise BadInput(f"unknown solver {name!r}; known: {known}, ext:BINARY for a DIMACS solver on PATH, "
-                   "or race:A,B to run several at once")
+                   "race:A,B to run several at once, or NAME/unsat (NAME/sat) to configure one")
+
+
+def _configurable() -> list[str]:
+    return [backend for backend in pysat_backends() if configurable(backend)]
 
 
 def open_solver(name: str = DEFAULT_SOLVER, proof: bool = False) -> Solver:

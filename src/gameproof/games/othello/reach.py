@@ -13,11 +13,20 @@ without passes (`short_plies`: N + 4 moves, at most 60 - N; at most 600 s, or ha
 where the formula is small and solvers find one far faster. The direct encoding asks for games of
 exactly that many moves (no ply may stop: a smaller formula still); the generic one keeps its
 passes and its shorter games. Only if that stage is unsat or runs out of its time slice is
-the complete formula solved. "unsat" is only ever answered by the complete formula.
+the complete formula solved. "unsat" is only ever answered by a complete formula.
+
+A strict question is refuted on a loose formula (direct encoding, staged or with a proof): passes
+allowed from `EARLIEST_PASS` on whether the side has a move or not. It covers every strict game (no
+side is without a move before that), has no capture chains to decide passes, and solvers refute it
+far sooner; its witness answers only if it passes where the rules force it, and otherwise the strict
+formula is solved. By default two lanes run side by side, one core each: Kissat on the quick stage
+and then the complete formula, CaDiCaL (configured for refutations) on the loose formula and then
+the complete one; the first answer that settles the question counts.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,24 +36,27 @@ from gameproof.answers import Reachability, Status
 from gameproof.errors import BadInput
 from gameproof.games.othello import reach_generic, rules
 from gameproof.games.othello.notation import PASS, square_name
-from gameproof.games.othello.reach_direct import RULE_SETS, FinalPosition, ReachFormula, encode_direct, encode_flips
+from gameproof.forked import first_accepted
+from gameproof.games.othello.reach_direct import (
+    EARLIEST_PASS,
+    RULE_SETS,
+    FinalPosition,
+    ReachFormula,
+    encode_direct,
+    encode_flips,
+)
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import write_dimacs
 from gameproof.logic.drat import ProofCheck, check_drat, find_drat_trim, proof_json
 from gameproof.logic.harness import trace
-from gameproof.logic.solvers import DEFAULT_SOLVER, Progress, open_solver
+from gameproof.logic.solvers import DEFAULT_SOLVER, Progress, open_solver, resolve
 
-# Kissat is usually the faster at finding games here, CaDiCaL at refuting, and either has bad runs:
-# by default both run at once (one core each) and the first answer counts. Neither writes a proof so.
-FINDING_SOLVER = "race:kissat404,cadical195"
-
-
-def choose_solver(solver: str | None, proof: object) -> str:
-    """The solver to use: the one named, else Kissat and CaDiCaL racing, or CaDiCaL alone when a DRAT
-    proof is wanted."""
-    if solver is not None:
-        return solver
-    return DEFAULT_SOLVER if proof is not None else FINDING_SOLVER
+# Kissat is usually the faster at finding games here, CaDiCaL (in its configuration for refutations)
+# at refuting: by default each has a core, Kissat on the formulas that find, CaDiCaL on those that refute,
+# and the first answer counts; for one formula alone both race on it.
+FINDING_SOLVER = "kissat404"
+REFUTING_SOLVER = "cadical195/unsat"
+FINDING_RACE = "race:kissat404,cadical195"
 SHORT_EXTRA_PLIES = 4
 SHORT_STAGE_SECONDS = 600.0
 ENCODINGS = ("direct", "generic")
@@ -118,6 +130,8 @@ class ReachResult:
     proof: ProofCheck | None = None  # the DRAT proof of a refutation, and its check
     passes: bool = True  # whether the formula that answered covers games with passes
     exact: bool = False  # whether it covers games of exactly `plies` moves only
+    formula: str = ""  # the games the formula that answered covers, in words
+    decided: bool = True  # whether the answer settles the question (not a stage's "unsat" before the last)
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
@@ -127,6 +141,7 @@ class ReachResult:
             "plies": self.plies,
             "passes_allowed": self.passes,
             "exact_plies": self.exact,
+            "formula": self.formula,
             "rules": self.rule_set,
             "encoding": self.encoding,
             "solver": self.solver,
@@ -150,13 +165,13 @@ class ReachResult:
         return payload | proof_json(self.proof)
 
 
-def encode(min_legal: int, plies: int, rule_set: str, encoding: str, passes: bool = True, exact: bool = False
-           ) -> tuple[Cnf, Callable[[set[int]], list[int]]]:
+def encode(min_legal: int, plies: int, rule_set: str, encoding: str, passes: bool = True, exact: bool = False,
+           earliest_pass: int | None = None) -> tuple[Cnf, Callable[[set[int]], list[int]]]:
     """The formula in the chosen encoding, and how to read a model back as a move sequence. Without
     `passes` (direct encoding only) it covers only games that never pass; with `exact` (direct only), only
-    games of exactly `plies` moves."""
+    games of exactly `plies` moves; `earliest_pass` (direct only) as in `encode_direct`."""
     if encoding == "direct":
-        formula = encode_direct(min_legal, plies, rule_set, passes=passes, exact=exact)
+        formula = encode_direct(min_legal, plies, rule_set, passes=passes, exact=exact, earliest_pass=earliest_pass)
         return formula.cnf, lambda model: decode_moves(formula, model)
     traced = trace(reach_generic.reach_harness(min_legal, plies, rule_set))
     for unit in traced.export_units():
@@ -202,71 +217,140 @@ def solve_reach(
         raise BadInput(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
     if exact and (plies is None or encoding != "direct"):
         raise BadInput("exactly P moves (--exact) needs --plies and the direct encoding")
+    if solver is not None:
+        resolve(solver)  # an unknown name fails before anything is solved
     staged = plies is None and dimacs is None and proof is None
     plies = default_plies(min_legal) if plies is None else plies
     if not 0 <= plies <= 200:
         raise BadInput(f"plies must be between 0 and 200, got {plies}")
-    stages = [Stage(plies, passes=True, exact=exact)]
-    if staged and (encoding == "direct" or short_plies(min_legal) < plies):
+    question = Question(min_legal, rule_set, encoding, seconds, dimacs, proof)
+    lanes = _lanes(question, plies, exact, staged, solver)
+    if len(lanes) == 1:
+        return _run_lane(question, lanes[0], progress)
+    results = [functools.partial(_run_lane, question, lane, None) for lane in lanes]
+    decided, finished = first_accepted(results, lambda result: result.decided, progress=progress)
+    return decided or finished[-1]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One formula of a staged search: games of at most (or `exact`ly) `plies` moves, with or without
+    passes; `loose`: passes allowed from `EARLIEST_PASS` on whether forced or not (more games than the
+    rules allow: its refutation answers a strict question, its witness only if it never passes by
+    choice); `final`: its refutation answers the question."""
+
+    plies: int
+    passes: bool
+    exact: bool = False
+    loose: bool = False
+    final: bool = True
+
+    def describe(self) -> str:
+        bound = "exactly" if self.exact else "at most"
+        if not self.passes:
+            return f"games of {bound} {self.plies} moves without a pass"
+        free = f" where a side may pass from move {EARLIEST_PASS + 1} on, with or without a move"
+        return f"games of {bound} {self.plies} moves" + (free if self.loose else "")
+
+    def decides(self, result: ReachResult) -> bool:
+        """Whether `result` (of this stage's formula) answers the question."""
+        if result.status is Status.SAT:
+            return not self.loose or result.witness.strict
+        return result.status is Status.UNSAT and self.final
+
+
+@dataclass(frozen=True)
+class Question:
+    """What one reachability question fixes for every stage that answers it."""
+
+    min_legal: int
+    rule_set: str
+    encoding: str
+    seconds: float | None
+    dimacs: str | Path | None
+    proof: str | Path | None
+
+
+Lane = list[tuple[Stage, str]]  # stages solved one after another on one core, each by the solver named
+
+
+def _lanes(question: Question, plies: int, exact: bool, staged: bool, solver: str | None) -> list[Lane]:
+    """The stages to solve, in one lane or two side by side. A quick stage of short games without passes
+    (staged only) finds most witnesses; a strict question is then refuted on the loose formula (with a
+    proof, or staged), which solvers refute far sooner, and the strict formula follows only if the loose
+    one has a witness that passes by choice."""
+    direct, proof = question.encoding == "direct", question.proof
+    complete = Stage(plies, passes=True, exact=exact)
+    closing = [complete]
+    if question.rule_set == "strict" and direct and plies >= EARLIEST_PASS and (staged or proof is not None):
+        closing.insert(0, Stage(plies, passes=True, exact=exact, loose=True))
+    quick, short = [], short_plies(question.min_legal)
+    if staged and (direct or short < plies):
         # Witnesses are found far faster in a small formula: short games, and (direct) exactly that
         # many moves, none of them after a pass.
-        direct = encoding == "direct"
-        stages.insert(0, Stage(short_plies(min_legal), passes=not direct, exact=direct))
+        quick = [Stage(short, passes=not direct, exact=direct, final=False)]
+    if solver is not None:
+        return [[(stage, solver) for stage in [*quick, *closing]]]
+    if proof is not None:
+        return [[(stage, REFUTING_SOLVER) for stage in closing]]
+    if not staged:
+        return [[(complete, FINDING_RACE)]]
+    # One core finds (Kissat, the quick stage, then the complete formula); the other refutes (CaDiCaL
+    # on the loose formula, or the complete one).
+    finding = [(stage, FINDING_SOLVER) for stage in [*quick, complete]]
+    refuting = [(closing[0], REFUTING_SOLVER), *((stage, DEFAULT_SOLVER) for stage in closing[1:])]
+    return [finding, refuting]
+
+
+def _run_lane(question: Question, lane: Lane, progress: Progress | None) -> ReachResult:
+    """Solve the lane's stages in turn until one answers the question (or the last has run)."""
     began = time.perf_counter()
     notes, encode_total, solve_total = [], 0.0, 0.0
-    for stage in stages:
-        last = stage is stages[-1]
+    for index, (stage, solver) in enumerate(lane):
+        last = index == len(lane) - 1
+        seconds = question.seconds
         left = None if seconds is None else max(seconds - (time.perf_counter() - began), 0.0)
-        budget = left if last else min(SHORT_STAGE_SECONDS, SHORT_STAGE_SECONDS if left is None else left / 2)
-        result = _solve_once(min_legal, stage, rule_set, encoding, solver, budget, dimacs, proof if last else None,
-                             progress)
+        budget = left if stage.final else min(SHORT_STAGE_SECONDS, SHORT_STAGE_SECONDS if left is None else left / 2)
+        result = _solve_once(question, stage, solver, budget, progress)
         encode_total += result.encode_seconds
         solve_total += result.solve_seconds
-        if result.status is Status.SAT or last:
+        result.decided = stage.decides(result)
+        if result.decided or last:
             break
-        notes.append(f"{stage.describe()}: {result.status} after {result.solve_seconds:.1f} s; "
-                     f"then every game of at most {plies} moves")
+        found = " (a witness that passes by choice)" if result.status is Status.SAT else ""
+        notes.append(f"{stage.describe()}: {result.status}{found} after {result.solve_seconds:.1f} s; "
+                     f"then {lane[index + 1][0].describe()}")
     result.encode_seconds, result.solve_seconds = encode_total, solve_total
     result.notes[:0] = notes
     return result
 
 
-@dataclass(frozen=True)
-class Stage:
-    """One formula of a staged search: games of at most (or `exact`ly) `plies` moves, with or without passes."""
-
-    plies: int
-    passes: bool
-    exact: bool = False
-
-    def describe(self) -> str:
-        bound = "exactly" if self.exact else "at most"
-        return f"games of {bound} {self.plies} moves" + ("" if self.passes else " without a pass")
-
-
-def _solve_once(min_legal: int, stage: Stage, rule_set: str, encoding: str, solver: str | None,
-                seconds: float | None, dimacs: str | Path | None, proof: str | Path | None,
+def _solve_once(question: Question, stage: Stage, solver: str, seconds: float | None,
                 progress: Progress | None) -> ReachResult:
     began = time.perf_counter()
-    plies = stage.plies
-    cnf, decode = encode(min_legal, plies, rule_set, encoding, stage.passes, stage.exact)
+    plies, rule_set, final = stage.plies, question.rule_set, stage.final
+    cnf, decode = encode(question.min_legal, plies, "relaxed" if stage.loose else rule_set, question.encoding,
+                         stage.passes, stage.exact, EARLIEST_PASS if stage.loose else None)
     encode_seconds = time.perf_counter() - began
-    if dimacs is not None:
-        write_dimacs(cnf, dimacs)
-    solved = _solve_cnf(cnf, solver, seconds, proof, progress)
+    if question.dimacs is not None:
+        write_dimacs(cnf, question.dimacs)
+    solved = _solve_cnf(cnf, solver, seconds, question.proof if final else None, progress)
     result = ReachResult(
-        Status.of(solved.answer), min_legal, plies, rule_set, encoding,
+        Status.of(solved.answer), question.min_legal, plies, rule_set, question.encoding,
         solved.solver, cnf.num_vars, cnf.num_clauses, encode_seconds, solved.seconds,
-        proof=solved.proof, passes=stage.passes, exact=stage.exact,
+        proof=solved.proof, passes=stage.passes, exact=stage.exact, formula=stage.describe(),
     )
     if solved.answer:
         result.witness = replay(decode(solved.model))
-        if result.witness.legal_move_count < min_legal:
+        if result.witness.legal_move_count < question.min_legal:
             raise AssertionError(f"witness {result.witness.record} replays to too few legal moves")
         if stage.exact and result.witness.discs_placed != plies:
             raise AssertionError(f"witness {result.witness.record} does not have exactly {plies} moves")
         if rule_set == "relaxed" and not result.witness.strict:
             result.notes.append("the witness passes while a move exists: legal only under relaxed rules")
+    elif solved.answer is False and stage.loose:
+        result.notes.append(f"refuted for {stage.describe()}: strict games, where a side passes only "
+                            "without a move, are among them")
     return result
 
 
@@ -283,10 +367,12 @@ class _Solved:
 
 def _solve_cnf(cnf: Cnf, solver: str | None, seconds: float | None, proof: str | Path | None,
                progress: Progress | None) -> _Solved:
-    """Solve `cnf`; on a refutation with `proof`, write the DRAT proof and check it."""
+    """Solve `cnf` (by default CaDiCaL with a proof to write, else Kissat and CaDiCaL racing); on a
+    refutation with `proof`, write the DRAT proof and check it."""
+    solver = solver or (DEFAULT_SOLVER if proof is not None else FINDING_RACE)
     if proof is not None:
         find_drat_trim()  # a checker named but missing fails before solving
-    with open_solver(choose_solver(solver, proof), proof=proof is not None) as backend:
+    with open_solver(solver, proof=proof is not None) as backend:
         backend.add(cnf)
         began = time.perf_counter()
         answer = backend.solve(seconds=seconds, progress=progress)

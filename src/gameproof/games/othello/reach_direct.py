@@ -14,7 +14,9 @@ flips are per-square boolean formulas built from chains along the eight directio
   side's discs that ends just behind q;
 - a square flips when, for some direction, both hold.
 
-Where a pass is possible, the mover's board is chosen by ``pass[t]`` (a multiplexer per square) and a
+No side is without a legal move within the first ``EARLIEST_PASS`` moves (a test proves it with a
+formula that allows passes from the first ply), so strict formulas allow no pass before that ply. Where
+a pass is possible, the mover's board is chosen by ``pass[t]`` (a multiplexer per square) and a
 second set of capture chains gives the mover's legal moves; the first set only decides the pass.
 
 Symmetry breaking fixes the first move to f5 (the four openings are equivalent; not with an exact
@@ -37,6 +39,7 @@ from gameproof.logic.cnf import Cnf
 DIRECTIONS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
 F5 = 37
 RULE_SETS = ("strict", "relaxed")
+EARLIEST_PASS = 8  # every position within 7 moves has a legal move for the side to move: no pass before ply 8
 CENTRE_SQUARES = frozenset((27, 28, 35, 36))  # d4, e4, d5, e5: occupied from the start, never emptied
 
 
@@ -82,12 +85,13 @@ class FinalPosition:
 
 class _Builder:
     def __init__(self, plies: int, min_legal: int, rule_set: str, final: FinalPosition | None = None,
-                 passes: bool = True, exact: bool = False) -> None:
+                 passes: bool = True, exact: bool = False, earliest_pass: int = 1) -> None:
         if rule_set not in RULE_SETS:
             raise ValueError(f"unknown rule set {rule_set!r}; choose from {', '.join(RULE_SETS)}")
         self.cnf = Cnf()
         self.plies, self.min_legal, self.strict = plies, min_legal, rule_set == "strict"
         self.rule_set, self.final, self.passes, self.exact = rule_set, final, passes, exact
+        self.earliest_pass = max(earliest_pass, 1)  # the first ply where a pass may be chosen
         self.full_legal = False  # the mover's legal squares only bounded from above (enough for every goal)
         self.true = self.cnf.new_var()
         self.cnf.add_clause([self.true])
@@ -249,7 +253,7 @@ class _Builder:
         ``mine`` is the side whose turn it is; it passes when it has no legal move (strict rules) or
         whenever it likes (relaxed), and then the other side moves on the same board. Without passes
         (`passes` False: games that never pass), a side without a legal move ends the game."""
-        false, may_pass = -self.true, ply > 0 and self.passes
+        false, may_pass = -self.true, ply >= self.earliest_pass and self.passes
         if may_pass and not self.strict:
             pass_ = self.var()  # a voluntary pass: no capture chains needed to allow it
         else:
@@ -412,20 +416,24 @@ class _Builder:
 
 def encode_direct(
     min_legal: int, plies: int, rule_set: str = "strict", final: FinalPosition | None = None, passes: bool = True,
-    exact: bool = False,
+    exact: bool = False, earliest_pass: int | None = None,
 ) -> ReachFormula:
     """The direct encoding: is a position with >= `min_legal` legal moves reachable within `plies` moves
     (after exactly `plies` moves with `exact`: no ply stops)? With `final`, the question is instead whether
     that exact position is reached after the last move (`min_legal` is then ignored). Without `passes`,
-    only games that never pass are covered."""
-    return _Builder(plies, min_legal, rule_set, final, passes, exact).build()
+    only games that never pass are covered. `earliest_pass` is the first ply that may pass: by default
+    `EARLIEST_PASS` under strict rules, and the second ply under relaxed rules (where a pass is a free
+    choice; relaxed rules from `EARLIEST_PASS` on cover every strict game, in a smaller formula)."""
+    if earliest_pass is None:
+        earliest_pass = EARLIEST_PASS if rule_set == "strict" else 1
+    return _Builder(plies, min_legal, rule_set, final, passes, exact, earliest_pass).build()
 
 
 class _FlipsBuilder(_Builder):
     """The goal "some legal move flips at least `min_flips` discs" instead of a count of legal moves."""
 
     def __init__(self, plies: int, min_flips: int, passes: bool = True) -> None:
-        super().__init__(plies, 0, "strict", None, passes)
+        super().__init__(plies, 0, "strict", None, passes, earliest_pass=EARLIEST_PASS)
         self.min_flips = min_flips
 
     def may_stop(self, legal: list[int]) -> bool:
