@@ -256,7 +256,7 @@ def _conflicts(name: str, cnf: Cnf) -> int:
     with open_solver(name) as sat:
         sat.add(cnf)
         assert sat.solve() is False
-        return sat._solver.accum_stats()["conflicts"]
+        return sat.statistics()["conflicts"]
 
 
 def test_a_configuration_changes_the_search_and_keeps_the_answers(tmp_path, dratify_only):

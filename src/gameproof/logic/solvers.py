@@ -139,6 +139,10 @@ class IncrementalSolver(Solver):
             if time.monotonic() - started < 0.1:
                 budget *= 2
 
+    def statistics(self) -> dict[str, int]:
+        """The backend's counters so far (conflicts, decisions, propagations, restarts)."""
+        return dict(self._solver.accum_stats() or {})
+
     def solve_within(self, conflicts: int) -> bool | None:
         """Solve with a budget of about ``conflicts`` conflicts: None when it runs out (deterministic)."""
         self._solver.conf_budget(conflicts)

@@ -166,7 +166,7 @@ class ReachResult:
 
 
 def encode(min_legal: int, plies: int, rule_set: str, encoding: str, passes: bool = True, exact: bool = False,
-           earliest_pass: int | None = None) -> tuple[Cnf, Callable[[set[int]], list[int]]]:
+           earliest_pass: int = 1) -> tuple[Cnf, Callable[[set[int]], list[int]]]:
     """The formula in the chosen encoding, and how to read a model back as a move sequence. Without
     `passes` (direct encoding only) it covers only games that never pass; with `exact` (direct only), only
     games of exactly `plies` moves; `earliest_pass` (direct only) as in `encode_direct`."""
@@ -330,7 +330,7 @@ def _solve_once(question: Question, stage: Stage, solver: str, seconds: float | 
     began = time.perf_counter()
     plies, rule_set, final = stage.plies, question.rule_set, stage.final
     cnf, decode = encode(question.min_legal, plies, "relaxed" if stage.loose else rule_set, question.encoding,
-                         stage.passes, stage.exact, EARLIEST_PASS if stage.loose else None)
+                         stage.passes, stage.exact, EARLIEST_PASS if stage.loose else 1)
     encode_seconds = time.perf_counter() - began
     if question.dimacs is not None:
         write_dimacs(cnf, question.dimacs)

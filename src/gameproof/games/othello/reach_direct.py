@@ -15,8 +15,9 @@ flips are per-square boolean formulas built from chains along the eight directio
 - a square flips when, for some direction, both hold.
 
 No side is without a legal move within the first ``EARLIEST_PASS`` moves (a test proves it with a
-formula that allows passes from the first ply), so strict formulas allow no pass before that ply. Where
-a pass is possible, the mover's board is chosen by ``pass[t]`` (a multiplexer per square) and a
+formula that allows passes from the first ply), so relaxed rules from that ply on (``earliest_pass``)
+cover every strict game: the loose formula that `reach` refutes. Where a pass is possible, the mover's
+board is chosen by ``pass[t]`` (a multiplexer per square) and a
 second set of capture chains gives the mover's legal moves; the first set only decides the pass.
 
 Symmetry breaking fixes the first move to f5 (the four openings are equivalent; not with an exact
@@ -416,16 +417,13 @@ class _Builder:
 
 def encode_direct(
     min_legal: int, plies: int, rule_set: str = "strict", final: FinalPosition | None = None, passes: bool = True,
-    exact: bool = False, earliest_pass: int | None = None,
+    exact: bool = False, earliest_pass: int = 1,
 ) -> ReachFormula:
     """The direct encoding: is a position with >= `min_legal` legal moves reachable within `plies` moves
     (after exactly `plies` moves with `exact`: no ply stops)? With `final`, the question is instead whether
     that exact position is reached after the last move (`min_legal` is then ignored). Without `passes`,
-    only games that never pass are covered. `earliest_pass` is the first ply that may pass: by default
-    `EARLIEST_PASS` under strict rules, and the second ply under relaxed rules (where a pass is a free
-    choice; relaxed rules from `EARLIEST_PASS` on cover every strict game, in a smaller formula)."""
-    if earliest_pass is None:
-        earliest_pass = EARLIEST_PASS if rule_set == "strict" else 1
+    only games that never pass are covered. `earliest_pass` is the first ply that may pass (relaxed rules
+    from `EARLIEST_PASS` on cover every strict game, in a smaller formula than the strict one)."""
     return _Builder(plies, min_legal, rule_set, final, passes, exact, earliest_pass).build()
 
 
@@ -433,7 +431,7 @@ class _FlipsBuilder(_Builder):
     """The goal "some legal move flips at least `min_flips` discs" instead of a count of legal moves."""
 
     def __init__(self, plies: int, min_flips: int, passes: bool = True) -> None:
-        super().__init__(plies, 0, "strict", None, passes, earliest_pass=EARLIEST_PASS)
+        super().__init__(plies, 0, "strict", None, passes)
         self.min_flips = min_flips
 
     def may_stop(self, legal: list[int]) -> bool:
