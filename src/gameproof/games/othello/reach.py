@@ -252,6 +252,12 @@ class Stage:
         free = f" where a side may pass from move {EARLIEST_PASS + 1} on, with or without a move"
         return f"games of {bound} {self.plies} moves" + (free if self.loose else "")
 
+    def encode(self, question: Question) -> tuple[Cnf, Callable[[set[int]], list[int]]]:
+        """This stage's formula for `question` (loose: relaxed rules, no pass before `EARLIEST_PASS`)."""
+        rule_set, earliest_pass = ("relaxed", EARLIEST_PASS) if self.loose else (question.rule_set, 1)
+        return encode(question.min_legal, self.plies, rule_set, question.encoding, self.passes, self.exact,
+                      earliest_pass)
+
     def decides(self, result: ReachResult) -> bool:
         """Whether `result` (of this stage's formula) answers the question."""
         if result.status is Status.SAT:
@@ -329,8 +335,7 @@ def _solve_once(question: Question, stage: Stage, solver: str, seconds: float | 
                 progress: Progress | None) -> ReachResult:
     began = time.perf_counter()
     plies, rule_set, final = stage.plies, question.rule_set, stage.final
-    cnf, decode = encode(question.min_legal, plies, "relaxed" if stage.loose else rule_set, question.encoding,
-                         stage.passes, stage.exact, EARLIEST_PASS if stage.loose else 1)
+    cnf, decode = stage.encode(question)
     encode_seconds = time.perf_counter() - began
     if question.dimacs is not None:
         write_dimacs(cnf, question.dimacs)
