@@ -65,3 +65,52 @@ def test_children_of_children_are_killed_too(tmp_path):
     while _alive(grandchild) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(grandchild)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    if int(stat.read().split(")")[-1].split()[1]) == pid:
+                        found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def _descendants(pid: int) -> list[int]:
+    found = _children(pid)
+    return found + [grandchild for child in found for grandchild in _descendants(child)]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads process states from /proc")
+def test_a_terminated_command_leaves_no_solver_running():
+    import signal
+    import subprocess
+    import sys
+
+    # Two lanes (Kissat's in a child of its own) on a question that takes a minute: stopped at once.
+    command = subprocess.Popen([sys.executable, "-m", "gameproof", "othello", "reach", "--legal-moves", "34", "--json"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    started: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(started) < 3 and time.monotonic() < deadline:  # both lanes and Kissat's child
+            time.sleep(0.1)
+            started = _descendants(command.pid)
+        assert len(started) >= 3
+        command.send_signal(signal.SIGTERM)
+        assert command.wait(timeout=30) == 128 + signal.SIGTERM
+        deadline = time.monotonic() + 10
+        while any(map(_alive, started)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(map(_alive, started))
+    finally:  # never leave a solver behind, even when the test fails
+        for pid in [command.pid, *started]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        command.wait()

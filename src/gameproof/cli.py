@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 from gameproof import __version__
@@ -79,8 +81,15 @@ def with_game_subcommand(parser: argparse.ArgumentParser, argv: list[str]) -> li
     return argv
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)  # unwinds, so `finally` blocks kill child processes and remove temporary files
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code (0 ok, 2 bad input; commands define others)."""
+    """Run the command line; returns the exit code (0 ok, 2 bad input; commands define others). SIGTERM
+    ends it as an exception would (exit code 143), stopping any solver processes it started."""
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
     try:
         args = build_parser().parse_args(argv)
         return args.handler(args)
@@ -97,6 +106,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{str(error.filename)[:80]}: " if error.filename else ""
         print(f"gameproof: error: {where}{error.strerror or error}", file=sys.stderr)
         return 2
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":
