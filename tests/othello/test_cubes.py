@@ -11,6 +11,7 @@ import pytest
 
 from gameproof.cli import main
 from gameproof.games.othello.cubes import CUBE_CONFLICTS, CUBE_PLIES, _formula, first_cubes, solve_by_cubes, solve_cube
+from gameproof.games.othello.notation import tokenize_record
 from gameproof.search.jobs import SqliteJournal, task_name
 
 
@@ -97,3 +98,13 @@ def test_the_help_states_the_defaults_the_api_uses(capsys):
         main(["othello", "cubes", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert f"(default {CUBE_PLIES})" in text and f"(default {CUBE_CONFLICTS})" in text
+
+
+def test_a_cube_whose_loose_witness_passes_by_choice_is_solved_again_on_the_strict_formula(tmp_path, dratify_only):
+    # Within 8 moves the loose formula lets the last turn pass by choice and count the other side's
+    # 16 moves (f5d6c5f4f3g4d3e3, then a pass); real Othello reaches 15 at most there.
+    moves = tuple(tokenize_record("f5d6c5f4f3g4"))
+    loose = solve_cube(16, 8, moves, False, CUBE_CONFLICTS, None)
+    assert loose["status"] == "unsat" and loose["formula"] == "strict"
+    proved = solve_cube(16, 8, moves, False, CUBE_CONFLICTS, str(tmp_path / "cube.drat"))
+    assert proved["formula"] == "strict" and proved["proof_verdict"] == "verified"

@@ -1,13 +1,16 @@
 """Cube-and-conquer for `othello reach`: the question split over the first plies, the parts solved as jobs.
 
-A cube fixes the first plies of the direct formula (strict rules): a sequence of legal moves from the
-start (f5 first, as the formula has it), or a shorter one and then a stop. Each cube is a job: the
-formula plus the cube's literals as unit clauses, solved by CaDiCaL within a conflict budget; a cube
-that runs past it is split into the cubes one ply deeper and those are solved next. A satisfiable cube
-gives the witness (replayed on the rules). A refutation needs every cube refuted, each with a DRAT proof
-of the formula and its units, and a check that the cubes cover every game: the formula with every
-refuted cube negated is unsatisfiable (with its own proof). Results are journalled, so a killed run
-resumes without solving a finished cube again.
+A cube fixes the first plies of the direct formula: a sequence of legal moves from the start (f5 first,
+as the formula has it), or a shorter one and then a stop. Each cube is a job: the loose formula (relaxed
+rules with no pass before `EARLIEST_PASS`, which holds every strict game; see `reach`) plus the cube's
+literals as unit clauses, solved by CaDiCaL in its configuration for refutations within a conflict
+budget; if that has a witness that passes by choice, the strict formula and the same units are solved
+instead. A cube that runs past the budget is split into the cubes one ply deeper and those are solved
+next. A satisfiable cube gives the witness (replayed on the rules). A refutation needs every cube
+refuted, each with a DRAT proof of its formula and its units, and a check that the cubes cover every
+game: the loose formula with every refuted cube negated is unsatisfiable (with its own proof). Cubes fix
+moves before any pass can happen, so they mean the same in both formulas, and every strict game is a
+loose one. Results are journalled, so a killed run resumes without solving a finished cube again.
 """
 
 from __future__ import annotations
@@ -24,13 +27,13 @@ from gameproof.errors import BadInput
 from gameproof.games.othello import rules
 from gameproof.games.othello.notation import square_name
 from gameproof.games.othello.reach import Replay, decode_moves, replay
-from gameproof.games.othello.reach_direct import F5, ReachFormula, encode_direct
+from gameproof.games.othello.reach_direct import EARLIEST_PASS, F5, ReachFormula, encode_direct
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.drat import ProofCheck, check_drat
 from gameproof.logic.solvers import open_solver
 from gameproof.search.jobs import Backend, Job, Progress, SqliteJournal, run_jobs, task_name
 
-SOLVER = "cadical195"
+SOLVER = "cadical195/unsat"
 STOP = "stop"
 
 
@@ -80,7 +83,10 @@ def first_cubes(formula: ReachFormula, plies: int) -> list[Cube]:
 
 
 @cache
-def _formula(min_legal: int, plies: int, exact: bool = False) -> ReachFormula:
+def _formula(min_legal: int, plies: int, exact: bool = False, loose: bool = True) -> ReachFormula:
+    """The formula the cubes split: loose (relaxed rules from `EARLIEST_PASS`), or the strict one."""
+    if loose:
+        return encode_direct(min_legal, plies, "relaxed", exact=exact, earliest_pass=EARLIEST_PASS)
     return encode_direct(min_legal, plies, "strict", exact=exact)
 
 
@@ -96,20 +102,30 @@ def _with_clauses(cnf: Cnf, clauses: list[list[int]]) -> Cnf:
 
 def solve_cube(min_legal: int, plies: int, moves: tuple[int, ...], stops: bool, conflicts: int,
                proof: str | None, exact: bool = False) -> dict[str, Any]:
-    """One cube's job: "sat" with the witness's moves, "unsat" with its proof (checked), or "unknown"."""
-    formula = _formula(min_legal, plies, exact)
+    """One cube's job: "sat" with the witness's moves, "unsat" with its proof (checked), or "unknown".
+    The loose formula first; the strict one if the loose one's witness passes by choice."""
     cube = Cube(tuple(moves), stops)
+    result = _solve_cube_in(_formula(min_legal, plies, exact), cube, conflicts, proof)
+    if result["status"] == Status.SAT and not replay(result["moves"]).strict:
+        loose_seconds = result["seconds"]
+        result = _solve_cube_in(_formula(min_legal, plies, exact, loose=False), cube, conflicts, proof)
+        result["seconds"] += loose_seconds
+    return result
+
+
+def _solve_cube_in(formula: ReachFormula, cube: Cube, conflicts: int, proof: str | None) -> dict[str, Any]:
+    """The cube solved in `formula`: its answer, moves or checked proof, and the solving time."""
     cnf = _with_clauses(formula.cnf, [[lit] for lit in cube.literals(formula)])
     began = time.perf_counter()
     with open_solver(SOLVER, proof=proof is not None) as solver:
         solver.add(cnf)
         answer = solver.solve_within(conflicts)
-        result: dict[str, Any] = {"status": Status.of(answer)}
+        result: dict[str, Any] = {"status": Status.of(answer), "formula": "strict" if formula.rule_set == "strict"
+                                  else "loose", "seconds": time.perf_counter() - began}
         if answer:
             result["moves"] = decode_moves(formula, solver.model())
         if answer is False and proof is not None:
             solver.write_proof(proof)
-    result["seconds"] = time.perf_counter() - began
     if answer is False and proof is not None:
         result.update(check_drat(cnf, proof).to_json())
     return result
@@ -156,8 +172,9 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
                    ) -> CubeResult:
     """Is a position with ``min_legal`` legal moves reachable within ``plies`` moves (after exactly ``plies``
     moves with ``exact``)? By cubes, as jobs."""
-    if not 1 <= cube_plies <= 8:
-        raise BadInput("--cube-plies must be between 1 and 8 (the earliest pass comes after 8 moves)")
+    if not 1 <= cube_plies <= EARLIEST_PASS:
+        raise BadInput(f"--cube-plies must be between 1 and {EARLIEST_PASS} (the earliest pass comes after "
+                       f"{EARLIEST_PASS} moves)")
     if conflicts < 1:
         raise BadInput("--cube-conflicts must be positive")
     folder = None if proof_dir is None else Path(proof_dir)
@@ -168,7 +185,7 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
     result = CubeResult(Status.UNKNOWN, min_legal, plies, exact)
     refuted: list[Cube] = []
     cubes = first_cubes(formula, cube_plies)
-    question = f"{min_legal}/{plies}/" + ("exact/" if exact else "")
+    question = f"{min_legal}/{plies}/" + ("exact/" if exact else "") + "loose/"
     with SqliteJournal(journal, task_name(solve_cube)) as kept:
         while cubes:
             jobs = [Job(question + cube.key, {
