@@ -100,7 +100,7 @@ def test_the_help_states_the_defaults_the_api_uses(capsys):
     assert f"(default {CUBE_PLIES})" in text and f"(default {CUBE_CONFLICTS})" in text
 
 
-def test_a_cube_whose_loose_witness_passes_by_choice_is_solved_again_on_the_strict_formula(tmp_path, dratify_only):
+def test_a_cube_whose_loose_witness_passes_by_choice_is_solved_on_the_strict_formula(tmp_path, dratify_only):
     # Within 8 moves the loose formula lets the last turn pass by choice and count the other side's
     # 16 moves (f5d6c5f4f3g4d3e3, then a pass); real Othello reaches 15 at most there.
     moves = tuple(tokenize_record("f5d6c5f4f3g4"))

@@ -15,6 +15,7 @@ loose one. Results are journalled, so a killed run resumes without solving a fin
 
 from __future__ import annotations
 
+import enum
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -35,6 +36,13 @@ from gameproof.search.jobs import Backend, Job, Progress, SqliteJournal, run_job
 
 SOLVER = "cadical195/unsat"
 STOP = "stop"
+
+
+class Formula(enum.StrEnum):
+    """The formula a cube is solved in."""
+
+    LOOSE = "loose"  # relaxed rules with no pass before EARLIEST_PASS: every strict game, refuted sooner
+    STRICT = "strict"
 
 
 @dataclass(frozen=True)
@@ -83,9 +91,8 @@ def first_cubes(formula: ReachFormula, plies: int) -> list[Cube]:
 
 
 @cache
-def _formula(min_legal: int, plies: int, exact: bool = False, loose: bool = True) -> ReachFormula:
-    """The formula the cubes split: loose (relaxed rules from `EARLIEST_PASS`), or the strict one."""
-    if loose:
+def _formula(min_legal: int, plies: int, exact: bool = False, kind: Formula = Formula.LOOSE) -> ReachFormula:
+    if kind is Formula.LOOSE:
         return encode_direct(min_legal, plies, "relaxed", exact=exact, earliest_pass=EARLIEST_PASS)
     return encode_direct(min_legal, plies, "strict", exact=exact)
 
@@ -104,24 +111,26 @@ def solve_cube(min_legal: int, plies: int, moves: tuple[int, ...], stops: bool, 
                proof: str | None, exact: bool = False) -> dict[str, Any]:
     """One cube's job: "sat" with the witness's moves, "unsat" with its proof (checked), or "unknown".
     The loose formula first; the strict one if the loose one's witness passes by choice."""
-    cube = Cube(tuple(moves), stops)
-    result = _solve_cube_in(_formula(min_legal, plies, exact), cube, conflicts, proof)
+    question, cube = (min_legal, plies, exact), Cube(tuple(moves), stops)
+    result = _solve_cube_in(question, Formula.LOOSE, cube, conflicts, proof)
     if result["status"] == Status.SAT and not replay(result["moves"]).strict:
         loose_seconds = result["seconds"]
-        result = _solve_cube_in(_formula(min_legal, plies, exact, loose=False), cube, conflicts, proof)
+        result = _solve_cube_in(question, Formula.STRICT, cube, conflicts, proof)
         result["seconds"] += loose_seconds
     return result
 
 
-def _solve_cube_in(formula: ReachFormula, cube: Cube, conflicts: int, proof: str | None) -> dict[str, Any]:
-    """The cube solved in `formula`: its answer, moves or checked proof, and the solving time."""
+def _solve_cube_in(question: tuple[int, int, bool], kind: Formula, cube: Cube, conflicts: int,
+                   proof: str | None) -> dict[str, Any]:
+    """The cube solved in the `kind` formula of `question` (N, plies, exact): its answer, moves or checked
+    proof, and the solving time."""
+    formula = _formula(*question, kind)
     cnf = _with_clauses(formula.cnf, [[lit] for lit in cube.literals(formula)])
     began = time.perf_counter()
     with open_solver(SOLVER, proof=proof is not None) as solver:
         solver.add(cnf)
         answer = solver.solve_within(conflicts)
-        result: dict[str, Any] = {"status": Status.of(answer), "formula": "strict" if formula.rule_set == "strict"
-                                  else "loose", "seconds": time.perf_counter() - began}
+        result: dict[str, Any] = {"status": Status.of(answer), "formula": kind, "seconds": time.perf_counter() - began}
         if answer:
             result["moves"] = decode_moves(formula, solver.model())
         if answer is False and proof is not None:

@@ -227,8 +227,8 @@ def solve_reach(
     lanes = _lanes(question, plies, exact, staged, solver)
     if len(lanes) == 1:
         return _run_lane(question, lanes[0], progress)
-    results = [functools.partial(_run_lane, question, lane, None) for lane in lanes]
-    decided, finished = first_accepted(results, lambda result: result.decided, progress=progress)
+    tasks = [functools.partial(_run_lane, question, lane, None) for lane in lanes]
+    decided, finished = first_accepted(tasks, lambda result: result.decided, progress=progress)
     return decided or finished[-1]
 
 
