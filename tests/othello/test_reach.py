@@ -270,11 +270,11 @@ def test_no_side_is_without_a_move_within_eight_moves():
 
 
 def test_the_loose_formula_holds_a_strict_game_with_the_earliest_pass():
-    from gameproof.games.othello.reach_direct import EARLIEST_PASS, encode_direct
+    from gameproof.games.othello.reach_direct import EARLIEST_PASS, encode_loose
     from gameproof.logic.solvers import open_solver
 
     moves = [move for move in tokenize_record(PASSING_GAME) if move != PASS]
-    formula = encode_direct(0, len(moves), "relaxed", earliest_pass=EARLIEST_PASS)
+    formula = encode_loose(0, len(moves))
     assert all(abs(lit) == 1 for lit in formula.passes[:EARLIEST_PASS])  # no pass variable before
     with open_solver("cadical195") as solver:
         solver.add(formula.cnf)

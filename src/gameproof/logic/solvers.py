@@ -84,6 +84,10 @@ class Solver:
         """The true literals of the last satisfying assignment."""
         raise NotImplementedError
 
+    def statistics(self) -> dict[str, int]:
+        """The backend's counters so far (conflicts, decisions, ...): empty where it keeps none."""
+        return {}
+
     def write_proof(self, path: str | Path) -> None:
         """Write the DRAT proof of the last unsatisfiable answer (solve without assumptions)."""
         raise BadInput(f"solver {self.name} does not emit DRAT proofs; use {DEFAULT_SOLVER}")
@@ -140,7 +144,6 @@ class IncrementalSolver(Solver):
                 budget *= 2
 
     def statistics(self) -> dict[str, int]:
-        """The backend's counters so far (conflicts, decisions, propagations, restarts)."""
         return dict(self._solver.accum_stats() or {})
 
     def solve_within(self, conflicts: int) -> bool | None:

@@ -28,7 +28,7 @@ from gameproof.errors import BadInput
 from gameproof.games.othello import rules
 from gameproof.games.othello.notation import square_name
 from gameproof.games.othello.reach import Replay, decode_moves, replay
-from gameproof.games.othello.reach_direct import EARLIEST_PASS, F5, ReachFormula, encode_direct
+from gameproof.games.othello.reach_direct import EARLIEST_PASS, F5, ReachFormula, encode_direct, encode_loose
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.drat import ProofCheck, check_drat
 from gameproof.logic.solvers import open_solver
@@ -93,7 +93,7 @@ def first_cubes(formula: ReachFormula, plies: int) -> list[Cube]:
 @cache
 def _formula(min_legal: int, plies: int, exact: bool = False, kind: Formula = Formula.LOOSE) -> ReachFormula:
     if kind is Formula.LOOSE:
-        return encode_direct(min_legal, plies, "relaxed", exact=exact, earliest_pass=EARLIEST_PASS)
+        return encode_loose(min_legal, plies, exact)
     return encode_direct(min_legal, plies, "strict", exact=exact)
 
 

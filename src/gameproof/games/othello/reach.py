@@ -44,6 +44,7 @@ from gameproof.games.othello.reach_direct import (
     ReachFormula,
     encode_direct,
     encode_flips,
+    encode_loose,
 )
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import write_dimacs
@@ -166,12 +167,13 @@ class ReachResult:
 
 
 def encode(min_legal: int, plies: int, rule_set: str, encoding: str, passes: bool = True, exact: bool = False,
-           earliest_pass: int = 1) -> tuple[Cnf, Callable[[set[int]], list[int]]]:
+           loose: bool = False) -> tuple[Cnf, Callable[[set[int]], list[int]]]:
     """The formula in the chosen encoding, and how to read a model back as a move sequence. Without
     `passes` (direct encoding only) it covers only games that never pass; with `exact` (direct only), only
-    games of exactly `plies` moves; `earliest_pass` (direct only) as in `encode_direct`."""
+    games of exactly `plies` moves; `loose` (direct only): `encode_loose` instead of `rule_set`."""
     if encoding == "direct":
-        formula = encode_direct(min_legal, plies, rule_set, passes=passes, exact=exact, earliest_pass=earliest_pass)
+        formula = (encode_loose(min_legal, plies, exact) if loose
+                   else encode_direct(min_legal, plies, rule_set, passes=passes, exact=exact))
         return formula.cnf, lambda model: decode_moves(formula, model)
     traced = trace(reach_generic.reach_harness(min_legal, plies, rule_set))
     for unit in traced.export_units():
@@ -253,10 +255,9 @@ class Stage:
         return f"games of {bound} {self.plies} moves" + (free if self.loose else "")
 
     def encode(self, question: Question) -> tuple[Cnf, Callable[[set[int]], list[int]]]:
-        """This stage's formula for `question` (loose: relaxed rules, no pass before `EARLIEST_PASS`)."""
-        rule_set, earliest_pass = ("relaxed", EARLIEST_PASS) if self.loose else (question.rule_set, 1)
-        return encode(question.min_legal, self.plies, rule_set, question.encoding, self.passes, self.exact,
-                      earliest_pass)
+        """This stage's formula for `question`."""
+        return encode(question.min_legal, self.plies, question.rule_set, question.encoding, self.passes, self.exact,
+                      self.loose)
 
     def decides(self, result: ReachResult) -> bool:
         """Whether `result` (of this stage's formula) answers the question."""

@@ -15,10 +15,10 @@ flips are per-square boolean formulas built from chains along the eight directio
 - a square flips when, for some direction, both hold.
 
 No side is without a legal move within the first ``EARLIEST_PASS`` moves (a test proves it with a
-formula that allows passes from the first ply), so relaxed rules from that ply on (``earliest_pass``)
-cover every strict game: the loose formula that `reach` refutes. Where a pass is possible, the mover's
-board is chosen by ``pass[t]`` (a multiplexer per square) and a
-second set of capture chains gives the mover's legal moves; the first set only decides the pass.
+formula that allows passes from the first ply), so relaxed rules from that ply on cover every strict
+game: the loose formula (`encode_loose`) that `reach` refutes. Where a pass is possible, the mover's
+board is chosen by ``pass[t]`` (a multiplexer per square) and a second set of capture chains gives the
+mover's legal moves; the first set only decides the pass.
 
 Symmetry breaking fixes the first move to f5 (the four openings are equivalent; not with an exact
 final position), and redundant clauses state that occupied squares stay occupied, that a square never
@@ -425,6 +425,13 @@ def encode_direct(
     only games that never pass are covered. `earliest_pass` is the first ply that may pass (relaxed rules
     from `EARLIEST_PASS` on cover every strict game, in a smaller formula than the strict one)."""
     return _Builder(plies, min_legal, rule_set, final, passes, exact, earliest_pass).build()
+
+
+def encode_loose(min_legal: int, plies: int, exact: bool = False) -> ReachFormula:
+    """The loose formula: relaxed rules (a pass whenever a side likes) from `EARLIEST_PASS` on and no pass
+    before. Every strict game is one of its games, so its refutation answers a strict question; its
+    models may pass by choice."""
+    return encode_direct(min_legal, plies, "relaxed", exact=exact, earliest_pass=EARLIEST_PASS)
 
 
 class _FlipsBuilder(_Builder):
