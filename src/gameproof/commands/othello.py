@@ -438,7 +438,11 @@ def run_cubes(args: argparse.Namespace) -> int:
         out.print(f"{result.status}: >= {result.min_legal} legal moves {bound} {result.plies} moves; {result.cubes} cubes "
                   f"({result.splits} split again), {result.cube_seconds:.1f} s of solving in {result.wall_seconds:.1f} s")
         if result.witness is not None:
-            out.print(f"record: {result.witness.record}")
+            kept = " (read back from the journal, replayed again)" if result.witness_from_journal else ""
+            out.print(f"record: {result.witness.record}{kept}")
+        if result.journalled:
+            out.print(f"from the journal {args.journal}: {result.journalled} cube answers, re-checked as fresh ones are",
+                      markup=False, soft_wrap=True)
         if result.coverage is not None:
             verdicts = ", ".join(f"{count} {verdict}" for verdict, count in sorted(result.cube_proofs.items()))
             out.print(f"cube proofs: {verdicts}")

@@ -34,6 +34,8 @@ Task = Callable[..., Any]
 Progress = Callable[[int, int, float], None]
 
 _KIND = "gameproof-journal"
+#: How long opening a journal waits for another process's lock on it before refusing the file.
+_BUSY_SECONDS = 2.0
 
 
 class Backend(enum.Enum):
@@ -70,21 +72,32 @@ class SqliteJournal:
 
     def __init__(self, path: str | Path, task: str) -> None:
         self.path = Path(path)
-        if self.path.exists():
+        existed = self.path.exists()
+        if existed:
             _check_journal(self.path, task)
-        self._db = sqlite3.connect(self.path)
-        with self._db:
-            self._db.executescript(
-                "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
-                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, result TEXT NOT NULL, seconds REAL NOT NULL);")
+        try:
+            self._db = sqlite3.connect(self.path, timeout=_BUSY_SECONDS)
+        except sqlite3.Error as error:
+            raise BadInput(f"cannot open the journal {path}: {error}") from None
+        try:
+            self._db.execute("BEGIN IMMEDIATE")  # a read-only or locked file is refused before any work
+            self._db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            self._db.execute("CREATE TABLE IF NOT EXISTS results "
+                             "(key TEXT PRIMARY KEY, result TEXT NOT NULL, seconds REAL NOT NULL)")
             self._db.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", [("kind", _KIND), ("task", task)])
+            self._db.commit()
+        except sqlite3.Error as error:
+            self._db.close()
+            if not existed:
+                self.path.unlink(missing_ok=True)
+            raise BadInput(f"cannot write to the journal {path}: {error}") from None
 
     def finished(self) -> set[str]:
         return {key for (key,) in self._db.execute("SELECT key FROM results")}
 
     def results(self) -> dict[str, Any]:
-        """Every finished job's result, by key."""
-        return {key: json.loads(text) for key, text in self._db.execute("SELECT key, result FROM results")}
+        """Every finished job's result, by key (None for a row that does not read as JSON)."""
+        return {key: _json_or_none(text) for key, text in self._db.execute("SELECT key, result FROM results")}
 
     def record(self, key: str, result: Any, seconds: float) -> None:
         with self._db:
@@ -98,6 +111,14 @@ class SqliteJournal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _json_or_none(text: Any) -> Any:
+    """The JSON value `text` holds, or None (not JSON, or nested too deeply to read)."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return None
 
 
 def _check_journal(path: Path, task: str) -> None:

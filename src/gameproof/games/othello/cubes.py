@@ -26,7 +26,7 @@ from typing import Any
 from gameproof.answers import Status
 from gameproof.errors import BadInput
 from gameproof.games.othello import rules
-from gameproof.games.othello.notation import square_name
+from gameproof.games.othello.notation import PASS, square_name
 from gameproof.games.othello.reach import Replay, decode_moves, replay
 from gameproof.games.othello.reach_direct import EARLIEST_PASS, F5, ReachFormula, encode_direct, encode_loose
 from gameproof.logic.cnf import Cnf
@@ -156,7 +156,8 @@ class CubeResult:
     exact: bool = False  # games of exactly `plies` moves only
     cubes: int = 0  # cubes solved (refuted, or the one that was satisfiable)
     splits: int = 0  # cubes split again after running past the budget
-    journalled: int = 0  # cube answers found in the journal (from an earlier, interrupted run)
+    journalled: int = 0  # cube answers read back from the journal (from an earlier run) and re-checked
+    witness_from_journal: bool = False  # the witness was read back from the journal (and replayed again)
     cube_seconds: float = 0.0  # solving time summed over the cubes
     wall_seconds: float = 0.0
     witness: Replay | None = None
@@ -166,7 +167,8 @@ class CubeResult:
 
     def to_json(self) -> dict[str, Any]:
         payload = {"status": self.status, "legal_moves_wanted": self.min_legal, "plies": self.plies, "exact_plies": self.exact,
-                   "cubes": self.cubes, "splits": self.splits, "journalled": self.journalled, "cube_seconds": round(self.cube_seconds, 3),
+                   "cubes": self.cubes, "splits": self.splits, "journalled": self.journalled,
+                   "witness_from_journal": self.witness_from_journal, "cube_seconds": round(self.cube_seconds, 3),
                    "wall_seconds": round(self.wall_seconds, 3), "record": None, "notes": self.notes}
         if self.witness is not None:
             payload.update(record=self.witness.record, legal_move_count=self.witness.legal_move_count)
@@ -202,21 +204,22 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
                 "conflicts": conflicts, "exact": exact,
                 "proof": None if folder is None else str(folder / f"cube-{cube.key.replace('/', '-') or 'root'}.drat")})
                 for cube in cubes]
-            ran = run_jobs(solve_cube, jobs, kept, backend=backend, workers=workers, address=address, progress=progress)
-            result.journalled += len(jobs) - ran
-            answers = kept.results()
+            earlier = _reread(kept.results(), cubes, jobs, (min_legal, plies, exact), result.notes)
+            run_jobs(solve_cube, jobs, _Rechecked(kept, set(earlier)), backend=backend, workers=workers,
+                     address=address, progress=progress)
+            result.journalled += len(earlier)
+            answers = kept.results() | earlier
             deeper: list[Cube] = []
             for cube, job in zip(cubes, jobs):
                 answer = answers[job.key]
+                if job.key not in earlier and (problem := _answer_problem(answer, cube, min_legal, plies, exact)):
+                    raise RuntimeError(f"cube {cube.key}: {problem}")  # a fresh answer: a bug, not a damaged file
                 result.cube_seconds += answer["seconds"]
                 status = Status(answer["status"])
                 if status is Status.SAT:
                     result.status, result.cubes = status, result.cubes + 1
                     result.witness = replay(answer["moves"])
-                    if result.witness.legal_move_count < min_legal:
-                        raise RuntimeError(f"cube {cube.key}: witness {result.witness.record} replays to too few moves")
-                    if exact and result.witness.discs_placed != plies:
-                        raise RuntimeError(f"cube {cube.key}: witness {result.witness.record} is not {plies} moves long")
+                    result.witness_from_journal = job.key in earlier
                     result.wall_seconds = time.perf_counter() - began
                     return result
                 if status is Status.UNKNOWN:
@@ -238,6 +241,89 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
         result.coverage = _cover(formula, refuted, folder / "coverage.drat")
     result.wall_seconds = time.perf_counter() - began
     return result
+
+
+class _Rechecked:
+    """The journal as `run_jobs` sees it: finished are only the answers that passed their re-check, so the
+    others are solved again (and their rows replaced)."""
+
+    def __init__(self, journal: SqliteJournal, passed: set[str]) -> None:
+        self.journal, self.passed = journal, passed
+
+    def finished(self) -> set[str]:
+        return self.passed
+
+    def record(self, key: str, result: Any, seconds: float) -> None:
+        self.journal.record(key, result, seconds)
+
+
+def _reread(rows: dict[str, Any], cubes: list[Cube], jobs: list[Job], question: tuple[int, int, bool],
+            notes: list[str]) -> dict[str, Any]:
+    """The journal's answers for these cubes that pass the checks a fresh answer gets, by job key: a witness
+    replayed (:func:`_answer_problem`), a refutation's proof, where one is asked for, present and checked
+    again. Each answer not used is named in ``notes``."""
+    passed = {}
+    for cube, job in zip(cubes, jobs):
+        if job.key not in rows:
+            continue
+        answer = rows[job.key]
+        problem = _answer_problem(answer, cube, *question)
+        proof = job.arguments["proof"]
+        if problem is None and proof is not None and answer["status"] == Status.UNSAT:
+            answer, problem = _proof_checked_again(answer, question, cube, Path(proof))
+        if problem is None:
+            passed[job.key] = answer
+        else:
+            notes.append(f"the journal's answer for cube {cube.key or '(start)'} is not used ({problem}): solved again")
+    return passed
+
+
+def _answer_problem(answer: Any, cube: Cube, min_legal: int, plies: int, exact: bool) -> str | None:
+    """What makes ``answer`` unusable as the answer of ``cube`` to the question (N, plies, exact), or None:
+    its shape, and for "sat" its witness replayed under the strict rules: legal, at least N legal moves at
+    the end, within (exactly, with ``exact``) the plies, and in the cube (its moves first, then a stop if
+    the cube stops)."""
+    if not isinstance(answer, dict):
+        return "not a JSON object"
+    seconds = answer.get("seconds")
+    if type(seconds) not in (int, float) or not 0 <= seconds < float("inf"):
+        return "no solving time"
+    if answer.get("status") not in tuple(Status):
+        return "no status"
+    if answer["status"] != Status.SAT:
+        return None
+    moves = answer.get("moves")
+    if not isinstance(moves, list) or not all(type(move) is int and 0 <= move <= PASS for move in moves):
+        return "a witness that is not a list of moves"
+    try:
+        witness = replay(moves)
+    except ValueError as error:
+        return f"the witness is illegal: {error}"
+    squares = tuple(move for move in moves if move != PASS)
+    if not witness.strict:
+        return f"the witness {witness.record} passes while a move exists"
+    if witness.legal_move_count < min_legal:
+        return f"the witness {witness.record} replays to {witness.legal_move_count} legal moves, not {min_legal}"
+    if len(squares) > plies or (exact and len(squares) != plies):
+        return f"the witness {witness.record} is {len(squares)} moves long, not {'exactly' if exact else 'at most'} {plies}"
+    if squares[:len(cube.moves)] != cube.moves or (cube.stops and len(squares) != len(cube.moves)):
+        return f"the witness {witness.record} is not in the cube"
+    return None
+
+
+def _proof_checked_again(answer: dict[str, Any], question: tuple[int, int, bool], cube: Cube,
+                         proof: Path) -> tuple[dict[str, Any], str | None]:
+    """A journalled refutation with its proof file checked again against the cube's formula: the answer with
+    the new verdict, and what is wrong (a formula not named, no proof file, a proof the checker rejects)."""
+    if answer.get("formula") not in tuple(Formula):
+        return answer, "no formula named"
+    if not proof.is_file():
+        return answer, f"its proof {proof} is missing"
+    formula = _formula(*question, Formula(answer["formula"]))
+    check = check_drat(_with_clauses(formula.cnf, [[lit] for lit in cube.literals(formula)]), str(proof))
+    if check.accepted is False:
+        return answer, f"its proof {proof} is rejected"
+    return answer | check.to_json(), None
 
 
 def _cover(formula: ReachFormula, cubes: list[Cube], proof: Path) -> ProofCheck:
