@@ -159,10 +159,16 @@ def test_a_wrong_root(misere, tmp_path):
     stored = {images.key(r[:2], r[2]) for r in parts[0][1]}
     after_b2 = tuple(rules.play(0, 0, 1 << 5))
     elsewhere = next(m for m in range(16) if m != 5 and images.key(tuple(rules.play(*after_b2, 1 << m)), 0) not in stored)
-    finding = rejected(save(tmp_path / "t.cert", replace(header, moves=(5, elsewhere)), parts))
+    finding = rejected(save(tmp_path / "t.cert", after(header, 5, elsewhere), parts))
     assert "root is not among its positions" in finding.message
-    finding = rejected(save(tmp_path / "t.cert", replace(header, moves=(5, 5)), parts))
+    finding = rejected(save(tmp_path / "t.cert", after(header, 5, 5), parts))
     assert "not legal" in finding.message
+
+
+def after(header, *moves: int):
+    """The header with the root after `moves` (its `played` naming them, as it must)."""
+    names = RulesState(load_game(header.game))
+    return replace(header, moves=moves, played=" ".join(names.move_name(move) for move in moves))
 
 
 def test_a_wrong_claimed_value(tmp_path):

@@ -75,6 +75,8 @@ class Report:
     path: str
     header: Header
     names: tuple[str, str]
+    game: str  # the game's registered name
+    played: str  # the header's moves, named by the game's rules (the position shown is computed from them)
     to_move: int | None = None
     value: Value | None = None
     parts: list[PartReport] = field(default_factory=list)
@@ -86,7 +88,7 @@ class Report:
         return self.finding is None
 
     def to_json(self) -> dict[str, Any]:
-        return {"certificate": self.path, "game": self.header.game, "played": self.header.played,
+        return {"certificate": self.path, "game": self.game, "played": self.played,
                 "to_move": None if self.to_move is None else self.names[self.to_move],
                 "claimed": self.header.value.value, "accepted": self.accepted,
                 "value": None if self.value is None else self.value.value,
@@ -152,12 +154,17 @@ def check_certificate(path: str, progress: Callable[[int, int], None] | None = N
     with CertificateReader(path) as reader:
         header = reader.header
         if header.game.partition(":")[0].strip().endswith(".py"):
-            raise BadInput(f"certificate {path}: names the game file {header.game}; certificates name registered games")
+            raise BadInput(f"certificate {path}: names the game file {header.game!r}; certificates name registered games")
         game = load_game(header.game)
         words = len(game.rules.start())
         if header.words != words:
             raise BadInput(f"certificate {path}: records of {header.words} words, but a {game.name} position has {words}")
-        report = Report(path, header, game.spec.player_names)
+        played = " ".join(RulesState(game).move_name(move) for move in header.moves)
+        report = Report(path, header, game.spec.player_names, game.name, played)
+        if header.played != played:
+            report.finding = Finding(f"the header says the moves played are {_quoted(header.played)}, but its moves "
+                                     f"are {_quoted(played)}")
+            return report
         root = _replay(game, header)
         if isinstance(root, Finding):
             report.finding = root
@@ -287,6 +294,11 @@ class _PartChecker:
         return Finding(f"part {index} ({claim}), position {number:,} of {part.nodes:,}, {names[to_move]} to move: {problem}",
                        part=index, node=number, board=_drawn(self.game, words, to_move),
                        position=_line(self.game, words, to_move))
+
+
+def _quoted(text: str, most: int = 80) -> str:
+    """`text` from a file, quoted with its control characters escaped (repr), cut to about `most` characters."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + "…"
 
 
 def _drawn(game: Game, words: tuple[int, ...], to_move: int) -> str:

@@ -172,6 +172,8 @@ class CertificateReader:
             data = json.loads(line)
         except (ValueError, UnicodeDecodeError):
             self._bad(f"the {what} line is not JSON")
+        except RecursionError:
+            self._bad(f"the {what} line is nested too deeply")
         if not isinstance(data, dict):
             self._bad(f"the {what} line is not a JSON object")
         return data

@@ -63,14 +63,13 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _print_report(report: Report) -> None:
-    from rich.markup import escape
-
     from gameproof.certify.records import Goal
     from gameproof.commands._output import console
 
     out = console()
-    header, names = report.header, report.names
-    out.print(f"certificate {escape(report.path)}: {header.game} after {header.played or '(start)'}", soft_wrap=True)
+    names = report.names
+    out.print(f"certificate {_shown(report.path)}: {_shown(report.game)} after {_shown(report.played) or '(start)'}",
+              soft_wrap=True)
     for part in report.parts:
         claim = "wins" if part.part.goal is Goal.WIN else "at least draws"
         out.print(f"  part: {names[part.part.claimant]} {claim}: {part.checked:,} of {part.part.nodes:,} positions "
@@ -79,10 +78,18 @@ def _print_report(report: Report) -> None:
         out.print(f"[bold green]ACCEPTED[/]: {report.value.value} for {names[report.to_move]} (to move), "
                   f"checked in {report.seconds:.2f} s")
         return
-    out.print(f"[bold red]REJECTED[/]: {escape(report.finding.message)}", soft_wrap=True)
+    out.print(f"[bold red]REJECTED[/]: {_shown(report.finding.message)}", soft_wrap=True)
     if report.finding.board is not None:
         out.print(report.finding.board, markup=False)
         out.print(f"position: {report.finding.position}", markup=False)
+
+
+def _shown(text: str) -> str:
+    """``text`` (from a file, or naming one) ready for rich to print as it is: every character that is not
+    printable (ANSI escapes, line breaks, lone surrogates) written as its Python escape, markup escaped."""
+    from rich.markup import escape
+
+    return escape("".join(char if char.isprintable() else ascii(char)[1:-1] for char in text))
 
 
 def describe_certificate(path: str, certificate: Certificate, size: int) -> dict[str, Any]:
