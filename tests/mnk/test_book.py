@@ -24,11 +24,11 @@ def test_build_query_verify(tmp_path):
     with opened:
         for record in ["", "a1", "c3", "b2 a3", "a1 c3", "c1 b2"]:
             state = MnkState(GAME, record)
-            answer = book.query(opened, state, SMALL)
+            answer = book.query(opened, state, depth, SMALL)
             assert answer.source == "book"
             expected = reference.move_values(state.marks(), 3, 3, 3, "misere")
             assert answer.moves == {state.move_name(m): NAMES[v] for m, v in expected.items()}
-        assert book.query(opened, MnkState(GAME, "a1 b1 c1"), SMALL).source == "df-pn"
+        assert book.query(opened, MnkState(GAME, "a1 b1 c1"), depth, SMALL).source == "df-pn"
         checked = book.verify(opened, game, depth)
     assert not checked.problems and checked.checked_by_minimax == 12 and checked.checked_by_children == 4
 

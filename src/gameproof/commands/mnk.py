@@ -15,6 +15,11 @@ if TYPE_CHECKING:
     from gameproof.games.mnk.state import MnkGame
 
 EXIT_MISMATCH = 1
+#: `verify --db` found nothing wrong, but some leaves were only checked for consistency (not searched).
+EXIT_NOT_SEARCHED = 3
+_VERIFY_EXIT_CODES = ("exit codes: 0 verified (every entry re-checked by search); 1 a disagreement; 2 bad input "
+                      "(one line on stderr, never a traceback); 3 consistent but not verified (some leaves were "
+                      "only checked for consistency: raise --max-empty); 130 interrupted (Ctrl-C).")
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -51,10 +56,14 @@ def register(commands: argparse._SubParsersAction) -> None:
     build.set_defaults(handler=run_book_build)
     query = book_sub.add_parser("query", help="value and move values of a position, from the book (df-pn beyond it)",
                                 description="The value of a position and of each of its moves, read from the book "
-                                "(any symmetric position's entry serves); positions beyond the book are solved "
-                                "by df-pn. The book is only read.")
+                                "(any symmetric position's entry serves) once that entry passes the re-check `verify` "
+                                "gives it (the output says which); positions beyond the book are solved by df-pn. "
+                                "The book is only read.")
     query.add_argument("--db", required=True, help="SQLite book file")
     query.add_argument("--moves", default="", help='moves played so far, e.g. "b2 a1"')
+    query.add_argument("--max-empty", type=int, default=12,
+                       help="re-check a leaf entry by plain minimax when it has at most this many empty squares, "
+                       "else for consistency only (default 12)")
     query.add_argument("--json", action="store_true", help="one JSON document on stdout")
     query.set_defaults(handler=run_book_query)
     dump = book_sub.add_parser("dump", help="every entry of the book",
@@ -65,9 +74,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     dump.set_defaults(handler=run_book_dump)
 
     verify = sub.add_parser("verify", help="re-check a book, or df-pn against plain minimax on one position",
-                            description="With --db: re-check every book entry (interior entries against their children, leaves by plain minimax). "
+                            description="With --db: re-check every book entry (interior entries against their children, "
+                                        "leaves by plain minimax; leaves with more than --max-empty empty squares only "
+                                        "for consistency with their own move values, which is not a verification). "
                                         "With a game: compare df-pn with plain minimax on the position.",
-                            epilog=exit_codes("verified", "a disagreement"))
+                            epilog=_VERIFY_EXIT_CODES)
     verify.add_argument("--db", help="SQLite book file to re-check")
     _game_arguments(verify, required=False)
     verify.add_argument("--moves", default="", help="moves played so far (without --db)")
@@ -132,18 +143,21 @@ def run_book_query(args: argparse.Namespace) -> int:
     from gameproof.games.mnk import book
     from gameproof.games.mnk.state import MnkState
 
-    opened, game, _ = book.open_book(args.db)
+    opened, game, depth = book.open_book(args.db)
     with opened:
         state = MnkState(game, args.moves)
-        answer = book.query(opened, state)
+        answer = book.query(opened, state, depth, max_empty=args.max_empty)
+    checked = None if answer.checked is None else answer.checked.value
     if args.json:
         from gameproof.commands._output import print_json
 
-        print_json({"game": game.name, "played": state.record, "value": answer.value, "moves": answer.moves, "source": answer.source})
+        print_json({"game": game.name, "played": state.record, "value": answer.value, "moves": answer.moves,
+                    "source": answer.source, "checked": checked})
         return 0
     from gameproof.commands._output import console
 
-    print_values(console(), f"{game.name}  after: {state.record or '(start)'}  ({answer.source})", state,
+    source = answer.source if checked is None else f"{answer.source}, entry re-checked {checked}"
+    print_values(console(), f"{game.name}  after: {state.record or '(start)'}  ({source})", state,
                  answer.value, answer.moves)
     return 0
 
@@ -179,7 +193,7 @@ def run_verify(args: argparse.Namespace) -> int:
             report = book.verify(opened, game, depth, max_empty=args.max_empty)
         summary = {"game": game.name, "by_children": report.checked_by_children, "by_minimax": report.checked_by_minimax,
                    "consistent_only": report.consistent_only, "problems": report.problems}
-        ok = not report.problems
+        code = EXIT_MISMATCH if report.problems else 0 if report.searched else EXIT_NOT_SEARCHED
     else:
         if None in (args.rows, args.cols, args.k):
             raise BadInput("give --db FILE, or --rows, --cols and --k")
@@ -195,14 +209,22 @@ def run_verify(args: argparse.Namespace) -> int:
         dfpn = {state.move_name(m): v for m, v in solution.moves.items()}
         g = state.game
         plain = {} if state.is_over() else {state.move_name(m): Value.of_score(v) for m, v in reference.move_values(state.marks(), g.rows, g.cols, g.k, g.variant).items()}
-        ok = dfpn == plain
-        summary = {"game": g.name, "played": state.record, "value": solution.value, "agree": ok, "dfpn": dfpn, "minimax": plain}
+        code = 0 if dfpn == plain else EXIT_MISMATCH
+        summary = {"game": g.name, "played": state.record, "value": solution.value, "agree": code == 0, "dfpn": dfpn, "minimax": plain}
+    verdict = {0: "verified", EXIT_MISMATCH: "mismatch", EXIT_NOT_SEARCHED: "consistent, not verified"}[code]
     if args.json:
-        print_json(summary)
+        print_json(summary | {"verdict": verdict})
     else:
         out = console()
-        out.print(" ".join(f"{k}={v}" for k, v in summary.items() if k not in ("dfpn", "minimax", "problems")))
+        out.print(" ".join(f"{k}={v}" for k, v in summary.items() if k not in ("dfpn", "minimax", "problems")), markup=False)
         for problem in summary.get("problems", []):
-            out.print(f"problem: {problem}")
-        out.print("verified" if ok else "[bold red]MISMATCH[/bold red]")
-    return 0 if ok else EXIT_MISMATCH
+            out.print(f"problem: {problem}", markup=False)
+        if code == EXIT_MISMATCH:
+            out.print("[bold red]MISMATCH[/bold red]")
+        elif code == EXIT_NOT_SEARCHED:
+            out.print(f"[bold yellow]NOT VERIFIED[/]: consistent, but {summary['consistent_only']} leaves (more than "
+                      f"{args.max_empty} empty squares) were only checked against their own move values, not searched; "
+                      "raise --max-empty to search them")
+        else:
+            out.print("verified: every entry re-checked by search" if args.db else "verified")
+    return code

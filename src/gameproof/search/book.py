@@ -20,6 +20,8 @@ from gameproof.errors import BadInput
 from gameproof.storage import connect_read_only
 
 _TABLES = {"meta", "positions"}
+#: How long opening a book to write waits for another process's lock on it before refusing the file.
+_BUSY_SECONDS = 2.0
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS positions (
@@ -66,7 +68,7 @@ class Book:
         if not writable and not self.path.exists():
             raise BadInput(f"no book at {path}")
         try:
-            self._db = sqlite3.connect(self.path) if writable else connect_read_only(self.path)
+            self._db = sqlite3.connect(self.path, timeout=_BUSY_SECONDS) if writable else connect_read_only(self.path)
         except sqlite3.Error as error:
             raise BadInput(f"cannot open the book {path}: {error}") from None
         try:
@@ -78,7 +80,19 @@ class Book:
             self._db.close()
             raise BadInput(f"{path} is not a gameproof book" + (f": it holds the tables {', '.join(sorted(tables))}" if tables else ""))
         if writable:
-            self._db.executescript(_SCHEMA)
+            self._take_for_writing()
+
+    def _take_for_writing(self) -> None:
+        """Create the tables if need be; BadInput if the file cannot be written now (read-only, or locked by
+        another process), before any work is done."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            for statement in _SCHEMA.split(";"):
+                self._db.execute(statement)
+            self._db.commit()
+        except sqlite3.Error as error:
+            self._db.close()
+            raise BadInput(f"cannot write to the book {self.path}: {error}") from None
 
     def close(self) -> None:
         self._db.close()
@@ -113,20 +127,33 @@ class Book:
 
     def get(self, key: int) -> Entry | None:
         row = self._db.execute("SELECT * FROM positions WHERE key = ?", (str(key),)).fetchone()
-        return _entry(row) if row else None
+        return self._entry(row) if row else None
 
     def keys(self) -> set[int]:
-        return {int(k) for (k,) in self._db.execute("SELECT key FROM positions")}
+        return {self._key(k) for (k,) in self._db.execute("SELECT key FROM positions")}
 
     def entries(self) -> Iterator[Entry]:
         for row in self._db.execute("SELECT * FROM positions ORDER BY plies, record"):
-            yield _entry(row)
+            yield self._entry(row)
+
+    def _key(self, text: object) -> int:
+        if not isinstance(text, str) or not text.isascii() or not text.isdigit():
+            raise BadInput(f"{self.path}: a damaged entry: the key {text!r} is not a whole number")
+        return int(text)
+
+    def _entry(self, row: tuple) -> Entry:
+        """The entry a row holds; BadInput (naming the row's key) for a row this module did not write."""
+        key, record, plies, value, moves, nodes, seconds, method = row
+        try:
+            named = json.loads(moves)
+            if not (isinstance(record, str) and type(plies) is int and isinstance(named, dict)
+                    and type(nodes) is int and isinstance(seconds, (int, float)) and isinstance(method, str)):
+                raise ValueError("a field of the wrong type")
+            return Entry(self._key(key), record, plies, Value(value), {name: Value(v) for name, v in named.items()},
+                         nodes, seconds, method)
+        except (TypeError, ValueError, RecursionError) as error:
+            raise BadInput(f"{self.path}: a damaged entry (key {key!r}): {error}") from None
 
     def __len__(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM positions").fetchone()[0]
 
-
-def _entry(row: tuple) -> Entry:
-    key, record, plies, value, moves, nodes, seconds, method = row
-    return Entry(int(key), record, plies, Value(value), {name: Value(v) for name, v in json.loads(moves).items()},
-                 nodes, seconds, method)

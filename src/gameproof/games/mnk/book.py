@@ -4,6 +4,7 @@ Books store position keys, so a book records the :data:`FORMAT` of its keys and 
 
 from __future__ import annotations
 
+import enum
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,15 +40,36 @@ def open_book(path: str | Path, game: MnkGame | None = None, depth: int | None =
             raise BadInput(f"{path} is not a gameproof book")
         book.set_meta(game=game.name, depth=str(depth), format=FORMAT)
         return book, game, depth
+    try:
+        stored, stored_depth = _settings(path, meta)
+    except BadInput:
+        book.close()
+        raise
+    if (game is not None and game != stored) or (depth is not None and depth != stored_depth):
+        book.close()
+        raise BadInput(f"{path} holds {stored.name} to depth {stored_depth}; build another file for other settings")
+    return book, stored, stored_depth
+
+
+def _settings(path: str | Path, meta: dict[str, Any]) -> tuple[MnkGame, int]:
+    """The game and depth a book's meta rows name; BadInput for rows a build does not write."""
     if meta.get("format") != FORMAT:
-        book.close()
-        raise BadInput(f"{path} holds position keys of book format {meta.get('format', '1')}, but this gameproof "
+        found = meta.get("format", "1")
+        shown = found if isinstance(found, str) and found.isdigit() else repr(found)
+        raise BadInput(f"{path} holds position keys of book format {shown}, but this gameproof "
                        f"reads format {FORMAT}; build the book again")
-    stored = MnkGame.from_name(meta["game"])
-    if (game is not None and game != stored) or (depth is not None and depth != int(meta["depth"])):
-        book.close()
-        raise BadInput(f"{path} holds {meta['game']} to depth {meta['depth']}; build another file for other settings")
-    return book, stored, int(meta["depth"])
+    name, depth, leaves = meta.get("game"), meta.get("depth"), meta.get("leaves", "moves")
+    try:
+        game = MnkGame.from_name(name) if isinstance(name, str) else None
+    except ValueError:  # BadInput, or a board the rules refuse
+        game = None
+    if game is None:
+        raise BadInput(f"{path}: its meta row \"game\" is {name!r}, not an m,n,k game")
+    if not (isinstance(depth, str) and depth.isascii() and depth.isdigit() and int(depth) <= game.cells):
+        raise BadInput(f"{path}: its meta row \"depth\" is {depth!r}, not a depth from 0 to {game.cells}")
+    if leaves not in ("values", "moves"):
+        raise BadInput(f"{path}: its meta row \"leaves\" is {leaves!r}, not values or moves")
+    return game, int(depth)
 
 
 def _finished_entry(state: MnkState) -> Entry:
@@ -191,6 +213,49 @@ def build(game: MnkGame, depth: int, path: str | Path, *, workers: int = 1, opti
     return report
 
 
+class Recheck(enum.Enum):
+    """How a book entry is re-checked: by search (its children in the book, or plain minimax), or only for
+    consistency with its own move values (a leaf with more than ``max_empty`` empty squares)."""
+
+    BY_CHILDREN = "against its children in the book"
+    BY_MINIMAX = "by plain minimax"
+    CONSISTENT_ONLY = "for consistency only (not searched)"
+
+
+def recheck(book: Book, game: MnkGame, depth: int, entry: Entry, max_empty: int) -> tuple[Recheck, str | None]:
+    """How ``entry`` is re-checked, and what is wrong with it (None when nothing): interior entries and
+    finished games against their children, leaves by plain minimax when at most ``max_empty`` squares are
+    empty, else for consistency (its moves are the legal ones and its value the best of theirs; nothing
+    for a leaf kept by its value only)."""
+    try:
+        state = MnkState(game, entry.record)
+    except BadInput as error:
+        return Recheck.CONSISTENT_ONLY, f"its record does not replay: {error}"
+    if state.key != entry.key:
+        return Recheck.CONSISTENT_ONLY, f"stored key {entry.key} but the position's key is {state.key}"
+    if entry.plies != len(state.history):
+        return Recheck.CONSISTENT_ONLY, f"stored at ply {entry.plies}, but its record has {len(state.history)} moves"
+    value_only = entry.plies >= depth and not entry.moves and not state.is_over()  # a leaf of a --values-only build
+    if state.is_over():
+        how, expected, moves = Recheck.BY_CHILDREN, solve(state).value, {}
+    elif entry.plies < depth:
+        how, (expected, moves) = Recheck.BY_CHILDREN, _from_children(state, book)
+    elif game.cells - len(state.history) <= max_empty:
+        found = reference.move_values(state.marks(), game.rows, game.cols, game.k, game.variant)
+        moves = {state.move_name(m): Value.of_score(v) for m, v in found.items()}
+        how, expected = Recheck.BY_MINIMAX, Value.best(moves.values())
+    else:
+        legal = {state.move_name(m) for m in state.legal_moves()}
+        if value_only:
+            return Recheck.CONSISTENT_ONLY, None
+        if set(entry.moves) != legal:
+            return Recheck.CONSISTENT_ONLY, f"book gives the moves {sorted(entry.moves)}, the legal ones are {sorted(legal)}"
+        how, expected, moves = Recheck.CONSISTENT_ONLY, Value.best(entry.moves.values()), entry.moves
+    if entry.value != expected or (not value_only and entry.moves != moves):
+        return how, f"book says {entry.value} {entry.moves}, re-check gives {expected} {moves}"
+    return how, None
+
+
 @dataclass
 class Answer:
     """A position's value and its moves' values, and where they came from ("book" or "df-pn")."""
@@ -199,52 +264,49 @@ class Answer:
     moves: dict[str, Value]
     source: str
     entry: Entry | None = None
+    checked: Recheck | None = None  # how a book entry was re-checked before it was answered
 
 
-def query(book: Book, state: MnkState, options: Options = Options()) -> Answer:
-    """The position's value and move values from the book (squares renamed to the position's own orientation); df-pn when absent."""
+def query(book: Book, state: MnkState, depth: int, options: Options = Options(), max_empty: int = 12) -> Answer:
+    """The position's value and move values from the book (squares renamed to the position's own orientation),
+    once its entry passes :func:`recheck` (BadInput when it does not); df-pn when absent."""
     entry = book.get(state.key)
     if entry is None:
         solution = solve(state, options)
         return Answer(solution.value, {state.move_name(m): v for m, v in solution.moves.items()}, "df-pn")
+    how, problem = recheck(book, state.game, depth, entry, max_empty)
+    if problem is not None:
+        raise BadInput(f"{book.path}: the entry of this position fails its re-check ({problem}); "
+                       "`gameproof mnk verify --db` re-checks the whole book")
     representative = MnkState(state.game, entry.record)
     perm = orientation(state, representative)
     moves = {state.move_name(m): entry.moves[representative.move_name(perm[m])] for m in state.legal_moves()}
-    return Answer(entry.value, moves, "book", entry)
+    return Answer(value=entry.value, moves=moves, source="book", entry=entry, checked=how)
 
 
 @dataclass
 class Verification:
+    """What `verify` found: how many entries it re-checked in each way, and the problems."""
+
     checked_by_children: int = 0
     checked_by_minimax: int = 0
     consistent_only: int = 0
     problems: list[str] = field(default_factory=list)
 
+    @property
+    def searched(self) -> bool:
+        """Whether every entry was re-checked by search (none for consistency only)."""
+        return self.consistent_only == 0
+
 
 def verify(book: Book, game: MnkGame, depth: int, *, max_empty: int = 12) -> Verification:
-    """Re-check every entry: interior entries against their children in the book, leaves by plain
-    minimax (:mod:`reference`) when at most ``max_empty`` squares are empty, else for consistency."""
+    """Re-check every entry (:func:`recheck`) and count how."""
     report = Verification()
+    counters = {Recheck.BY_CHILDREN: "checked_by_children", Recheck.BY_MINIMAX: "checked_by_minimax",
+                Recheck.CONSISTENT_ONLY: "consistent_only"}
     for entry in book.entries():
-        state = MnkState(game, entry.record)
-        where = f"{entry.record or '(start)'}"
-        if state.key != entry.key:
-            report.problems.append(f"{where}: stored key {entry.key} but the position's key is {state.key}")
-            continue
-        if state.is_over():
-            expected, moves = solve(state).value, {}
-            report.checked_by_children += 1
-        elif entry.plies < depth:
-            expected, moves = _from_children(state, book)
-            report.checked_by_children += 1
-        elif state.game.cells - len(state.history) <= max_empty:
-            found = reference.move_values(state.marks(), game.rows, game.cols, game.k, game.variant)
-            moves = {state.move_name(m): Value.of_score(v) for m, v in found.items()}
-            expected = Value.best(moves.values())
-            report.checked_by_minimax += 1
-        else:
-            expected, moves = Value.best(entry.moves.values()), entry.moves
-            report.consistent_only += 1
-        if entry.value != expected or entry.moves != moves:
-            report.problems.append(f"{where}: book says {entry.value} {entry.moves}, re-check gives {expected} {moves}")
+        how, problem = recheck(book, game, depth, entry, max_empty)
+        setattr(report, counters[how], getattr(report, counters[how]) + 1)
+        if problem is not None:
+            report.problems.append(f"{entry.record or '(start)'}: {problem}")
     return report
