@@ -121,3 +121,15 @@ def test_building_a_book_another_process_holds_locked_is_refused(small, tmp_path
         holder.close()
     assert code == 2 and "locked" in err and len(err.splitlines()) == 1
     assert path.read_bytes() == small
+
+
+def test_text_from_the_book_is_printed_escaped(small, tmp_path, capsys):
+    path = tmp_path / "small.db"
+    path.write_bytes(small)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE positions SET record = ? WHERE plies = 0", ("\x1b[2J\nverified [bold]x",))
+    db.close()
+    code, out, _ = run(capsys, "book", "dump", "--db", str(path))
+    assert code == 0 and "\x1b" not in out and "\\x1b[2J\\nverified [bold]x" in out
+    code, out, _ = run(capsys, "verify", "--db", str(path))
+    assert code == 1 and "\x1b" not in out and not any(line.startswith("verified") for line in out.splitlines())

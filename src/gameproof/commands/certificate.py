@@ -84,12 +84,17 @@ def _print_report(report: Report) -> None:
         out.print(f"position: {report.finding.position}", markup=False)
 
 
+def printable(text: str) -> str:
+    """``text`` (from a file, or naming one) with every character that is not printable (ANSI escapes, line
+    breaks, lone surrogates) written as its Python escape, so that it prints as one line of its own text."""
+    return "".join(char if char.isprintable() else ascii(char)[1:-1] for char in text)
+
+
 def _shown(text: str) -> str:
-    """``text`` (from a file, or naming one) ready for rich to print as it is: every character that is not
-    printable (ANSI escapes, line breaks, lone surrogates) written as its Python escape, markup escaped."""
+    """``text`` from a file :func:`printable`, and its rich markup escaped."""
     from rich.markup import escape
 
-    return escape("".join(char if char.isprintable() else ascii(char)[1:-1] for char in text))
+    return escape(printable(text))
 
 
 def describe_certificate(path: str, certificate: Certificate, size: int) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from gameproof.answers import Value, Variant
 from gameproof.commands._output import exit_codes, output_file
 from gameproof.commands._search import options_from_args, print_values, search_arguments
-from gameproof.commands.certificate import certificate_argument
+from gameproof.commands.certificate import certificate_argument, printable
 from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
@@ -17,9 +17,6 @@ if TYPE_CHECKING:
 EXIT_MISMATCH = 1
 #: `verify --db` found nothing wrong, but some leaves were only checked for consistency (not searched).
 EXIT_NOT_SEARCHED = 3
-_VERIFY_EXIT_CODES = ("exit codes: 0 verified (every entry re-checked by search); 1 a disagreement; 2 bad input "
-                      "(one line on stderr, never a traceback); 3 consistent but not verified (some leaves were "
-                      "only checked for consistency: raise --max-empty); 130 interrupted (Ctrl-C).")
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -78,7 +75,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                                         "leaves by plain minimax; leaves with more than --max-empty empty squares only "
                                         "for consistency with their own move values, which is not a verification). "
                                         "With a game: compare df-pn with plain minimax on the position.",
-                            epilog=_VERIFY_EXIT_CODES)
+                            epilog=exit_codes("verified (every entry re-checked by search)", "a disagreement; "
+                                              f"{EXIT_NOT_SEARCHED} consistent but not verified (some leaves only "
+                                              "checked for consistency: raise --max-empty)"))
     verify.add_argument("--db", help="SQLite book file to re-check")
     _game_arguments(verify, required=False)
     verify.add_argument("--moves", default="", help="moves played so far (without --db)")
@@ -178,7 +177,8 @@ def run_book_dump(args: argparse.Namespace) -> int:
     out = console()
     for entry in entries:
         moves = " ".join(f"{sq}:{v}" for sq, v in entry["moves"].items())
-        out.print(f"{entry['record'] or '(start)':<20} {entry['value']:<5} {entry['method']:<8} {moves}")
+        line = f"{entry['record'] or '(start)':<20} {entry['value']:<5} {entry['method']:<8} {moves}"
+        out.print(printable(line), markup=False)
     return 0
 
 
@@ -218,7 +218,7 @@ def run_verify(args: argparse.Namespace) -> int:
         out = console()
         out.print(" ".join(f"{k}={v}" for k, v in summary.items() if k not in ("dfpn", "minimax", "problems")), markup=False)
         for problem in summary.get("problems", []):
-            out.print(f"problem: {problem}", markup=False)
+            out.print(f"problem: {printable(problem)}", markup=False)
         if code == EXIT_MISMATCH:
             out.print("[bold red]MISMATCH[/bold red]")
         elif code == EXIT_NOT_SEARCHED:

@@ -139,7 +139,7 @@ def _check_journal(path: Path, task: str) -> None:
     if meta.get("kind") != _KIND:
         raise BadInput(f"{path} is not a gameproof journal")
     if meta.get("task") != task:
-        raise BadInput(f"{path} is the journal of {meta.get('task')}, not of {task}")
+        raise BadInput(f"{path} is the journal of {meta.get('task')!r}, not of {task}")
 
 
 def task_name(task: Task) -> str:

@@ -197,29 +197,28 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
     refuted: list[Cube] = []
     cubes = first_cubes(formula, cube_plies)
     question = f"{min_legal}/{plies}/" + ("exact/" if exact else "") + "loose/"
-    with SqliteJournal(journal, task_name(solve_cube)) as kept:
+    with SqliteJournal(journal, task_name(solve_cube)) as stored:
         while cubes:
             jobs = [Job(question + cube.key, {
                 "min_legal": min_legal, "plies": plies, "moves": cube.moves, "stops": cube.stops,
                 "conflicts": conflicts, "exact": exact,
                 "proof": None if folder is None else str(folder / f"cube-{cube.key.replace('/', '-') or 'root'}.drat")})
                 for cube in cubes]
-            earlier = _reread(kept.results(), cubes, jobs, (min_legal, plies, exact), result.notes)
-            run_jobs(solve_cube, jobs, _Rechecked(kept, set(earlier)), backend=backend, workers=workers,
-                     address=address, progress=progress)
-            result.journalled += len(earlier)
-            answers = kept.results() | earlier
+            kept = _Rechecked(stored, _reread(stored.results(), cubes, jobs, (min_legal, plies, exact), result.notes))
+            ran = run_jobs(solve_cube, jobs, kept, backend=backend, workers=workers, address=address, progress=progress)
+            result.journalled += len(jobs) - ran
+            answers = kept.results()
             deeper: list[Cube] = []
             for cube, job in zip(cubes, jobs):
                 answer = answers[job.key]
-                if job.key not in earlier and (problem := _answer_problem(answer, cube, min_legal, plies, exact)):
+                if job.key not in kept.passed and (problem := _answer_problem(answer, cube, min_legal, plies, exact)):
                     raise RuntimeError(f"cube {cube.key}: {problem}")  # a fresh answer: a bug, not a damaged file
                 result.cube_seconds += answer["seconds"]
                 status = Status(answer["status"])
                 if status is Status.SAT:
                     result.status, result.cubes = status, result.cubes + 1
                     result.witness = replay(answer["moves"])
-                    result.witness_from_journal = job.key in earlier
+                    result.witness_from_journal = job.key in kept.passed
                     result.wall_seconds = time.perf_counter() - began
                     return result
                 if status is Status.UNKNOWN:
@@ -244,14 +243,18 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
 
 
 class _Rechecked:
-    """The journal as `run_jobs` sees it: finished are only the answers that passed their re-check, so the
-    others are solved again (and their rows replaced)."""
+    """The journal as `run_jobs` sees it: finished are only the answers that ``passed`` their re-check (by
+    key), so the others are solved again (and their rows replaced)."""
 
-    def __init__(self, journal: SqliteJournal, passed: set[str]) -> None:
+    def __init__(self, journal: SqliteJournal, passed: dict[str, Any]) -> None:
         self.journal, self.passed = journal, passed
 
     def finished(self) -> set[str]:
-        return self.passed
+        return set(self.passed)
+
+    def results(self) -> dict[str, Any]:
+        """The journal's results, with the re-checked answers in place of their rows."""
+        return self.journal.results() | self.passed
 
     def record(self, key: str, result: Any, seconds: float) -> None:
         self.journal.record(key, result, seconds)
