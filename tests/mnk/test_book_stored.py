@@ -133,3 +133,11 @@ def test_text_from_the_book_is_printed_escaped(small, tmp_path, capsys):
     assert code == 0 and "\x1b" not in out and "\\x1b[2J\\nverified [bold]x" in out
     code, out, _ = run(capsys, "verify", "--db", str(path))
     assert code == 1 and "\x1b" not in out and not any(line.startswith("verified") for line in out.splitlines())
+
+
+def test_a_leaf_of_a_values_only_book_is_queried_and_verified(tmp_path, capsys):
+    path = tmp_path / "values.db"
+    book.build(MISERE_3X3, 2, path, options=Options(tt_mb=1), values_only=True)
+    code, out, _ = run(capsys, "book", "query", "--db", str(path), "--moves", "b2 a1", "--json")
+    assert code == 0 and json.loads(out)["value"] == "draw" and json.loads(out)["checked"] == "by plain minimax"
+    assert run(capsys, "verify", "--db", str(path))[0] == 0

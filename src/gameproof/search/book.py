@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,18 +108,27 @@ class Book:
         return dict(self._db.execute("SELECT name, value FROM meta"))
 
     def set_meta(self, **values: str) -> None:
-        with self._db:
+        with self._writing():
             self._db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in values.items()])
 
     def put(self, entry: Entry) -> None:
-        with self._db:
+        with self._writing():
             self._insert(entry)
 
     def put_all(self, entries: list[Entry]) -> None:
         """Put several entries in one transaction."""
-        with self._db:
+        with self._writing():
             for entry in entries:
                 self._insert(entry)
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One transaction; BadInput when the file refuses it (locked by another process for too long)."""
+        try:
+            with self._db:
+                yield
+        except sqlite3.OperationalError as error:
+            raise BadInput(f"cannot write to the book {self.path}: {error}") from None
 
     def _insert(self, entry: Entry) -> None:
         self._db.execute("INSERT OR REPLACE INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

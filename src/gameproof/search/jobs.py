@@ -100,8 +100,11 @@ class SqliteJournal:
         return {key: _json_or_none(text) for key, text in self._db.execute("SELECT key, result FROM results")}
 
     def record(self, key: str, result: Any, seconds: float) -> None:
-        with self._db:
-            self._db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?)", (key, json.dumps(result), seconds))
+        try:
+            with self._db:
+                self._db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?)", (key, json.dumps(result), seconds))
+        except sqlite3.OperationalError as error:  # another process has held the file locked for too long
+            raise BadInput(f"cannot write to the journal {self.path}: {error}") from None
 
     def close(self) -> None:
         self._db.close()

@@ -280,7 +280,8 @@ def query(book: Book, state: MnkState, depth: int, options: Options = Options(),
                        "`gameproof mnk verify --db` re-checks the whole book")
     representative = MnkState(state.game, entry.record)
     perm = orientation(state, representative)
-    moves = {state.move_name(m): entry.moves[representative.move_name(perm[m])] for m in state.legal_moves()}
+    moves = {state.move_name(m): entry.moves[representative.move_name(perm[m])]
+             for m in state.legal_moves()} if entry.moves else {}  # none for a leaf of a --values-only build
     return Answer(value=entry.value, moves=moves, source="book", entry=entry, checked=how)
 
 
