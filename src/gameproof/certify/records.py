@@ -2,7 +2,8 @@
 
 The header: ``{"format": "gameproof-certificate", "version": 1, "game": "mnk-misere:4,4,3", "moves": [5, 10],
 "played": "b2 c3", "value": "loss", "words": 2, "word_bytes": 2, "parts": 1}`` -- the game by registry
-name, the moves from its start to the root (move numbers; ``played`` names them for people), the value
+name, the moves from its start to the root (move numbers; ``played`` names them for people, and the checker
+rejects a ``played`` that names other moves), the value
 claimed for the side to move at the root, and the record layout. Each part:
 ``{"claimant": 1, "goal": "win", "nodes": N}`` and N records, one per position: its words
 (little-endian, ``word_bytes`` each), the side to move (one byte) and, where the claimant is to move,
