@@ -2,7 +2,9 @@
 again (and said so), and a journal that cannot be used is refused in one line with the file unchanged."""
 
 import json
+import os
 import sqlite3
+import subprocess
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -133,3 +135,22 @@ def test_a_journal_locked_by_another_process_is_refused_and_unchanged(tmp_path, 
         holder.execute("ROLLBACK")
         holder.close()
     assert path.read_bytes() == refuted
+
+
+@pytest.fixture
+def read_only(tmp_path, refuted):
+    """A journal file this process cannot write: chmod for a user, the immutable attribute for root."""
+    path = tmp_path / "j.db"
+    path.write_bytes(refuted)
+    path.chmod(0o444)
+    as_root = os.geteuid() == 0
+    if as_root and subprocess.run(["chattr", "+i", str(path)], capture_output=True, check=False).returncode != 0:
+        pytest.skip("root here cannot make a file read-only (no chattr +i on this filesystem)")
+    yield path
+    if as_root:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+def test_a_read_only_journal_is_refused_and_unchanged(read_only, refuted, capsys):
+    assert "readonly" in _one_line_exit_2(["--journal", str(read_only)], capsys)
+    assert read_only.read_bytes() == refuted
