@@ -165,7 +165,8 @@ BAD_INPUT = [
     (["perft", "mnk:\u0663,3,3", "1"], "mnk takes 3"),  # an Arabic-Indic 3
     (["solve", "mnk:3,3,3", "--moves", "a\u00b2"], "not a cell"),
     (["certificate", "check", "{place}/superscript.cert"], "mnk takes 3"),
-    (["perft", "connect4:5", "1"], "connect4 takes 2 whole-number parameters: connect4:WIDTH,HEIGHT (e.g. connect4:7,6)"),
+    (["perft", "connect4:5", "1"],
+     "connect4 takes 2 whole-number parameters: connect4:WIDTH,HEIGHT (e.g. connect4:7,6)"),
     (["perft", "mnk-misere:4,4", "1"], "mnk-misere takes 3"),
     (["perft", "connect4:5,", "1"], "connect4 takes 2"),
     (["solve", "{place}/folder.py"], "folder.py is a folder"),
@@ -174,6 +175,7 @@ BAD_INPUT = [
     (["reach", "connect4:4,4", "--plies", "201", "--where", f"{FACTOR}::factor"], "between 0 and 200, got 201"),
     (["othello", "reach", "--legal-moves", "5", "--plies", "201"], "between 0 and 200, got 201"),
     (["check", f"{FACTOR}::factor", "--dimacs", "/dev/full"], "/dev/full: No space left on device"),
+    (["othello", "reach", "--legal-moves", "5", "--plies", "2", "--dimacs", "/dev/full"], "/dev/full: No space"),
     (["render", "{place}/tokens.py", "--values", "--svg", "-"], ""),  # was a KeyError
     (["tui", "{place}/tokens.py"], ""),
     (["render", "mnk:3,3,3", "--svg", "{place}/\ud800.svg"], "is not valid text"),
@@ -274,7 +276,8 @@ def test_results_check_help_lists_every_result_name():
 def test_games_name_describes_a_built_in_game(place):
     text = checked(["games", "connect4:5,4"], place).out
     for line in ("connect4:5,4: Connect Four", "usage: connect4:WIDTH,HEIGHT (default connect4:7,6)",
-                 "width = 5 (4..16, default 7", "board: 4 rows x 5 columns (20 cells)", "symmetries: identity, mirror-cols",
+                 "width = 5 (4..16, default 7", "board: 4 rows x 5 columns (20 cells)",
+                 "symmetries: identity, mirror-cols",
                  "engine: alphabeta", "notation: moves named by column (a b c …)"):
         assert line in text
     described = json.loads(checked(["games", "othello", "--json"], place).out)

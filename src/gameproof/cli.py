@@ -47,10 +47,11 @@ def _refuse_unencodable(argv: list[str]) -> None:
 
 
 def _escape_unencodable_output() -> None:
-    """Print what standard output's encoding cannot hold (a file name from bytes that are not UTF-8, under a
+    """Print what the output streams' encoding cannot hold (a file name from bytes that are not UTF-8, under a
     strict UTF-8 locale) as backslash escapes instead of failing."""
-    if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
-        sys.stdout.reconfigure(errors="backslashreplace")
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _complete_help(parser: argparse.ArgumentParser) -> None:
     """Give every subcommand a description (its one-line help, where it has none) and an epilog with its exit
-    codes where it declares none of its own (:func:`exit_codes`; for a group of commands, every code they use)."""
+    codes where it declares none of its own (:func:`exit_codes`; for a group, every code a command may use)."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for choice in action._choices_actions:

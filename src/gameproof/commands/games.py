@@ -109,7 +109,7 @@ def _describe_game(args: argparse.Namespace) -> int:
                            f"{p['default']}{': ' + p['help'] if p['help'] else ''})" for p in described["parameters"])
     lines = [
         f"{game.name}: {spec.summary}",
-        f"usage: {spec.usage} (default {spec.example})" + (f"; also called {', '.join(spec.aliases)}" if spec.aliases else ""),
+        f"usage: {spec.usage} (default {spec.example})" + "".join(f"; also called {alias}" for alias in spec.aliases),
         f"parameters: {parameters or 'none'}",
         f"board: {board.rows} rows x {board.cols} columns ({board.rows * board.cols} cells)",
         f"players: {' then '.join(spec.player_names)}{'; a side with no move passes' if game.has_passes else ''}",
