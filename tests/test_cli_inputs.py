@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import gzip
 import hashlib
 import io
@@ -174,8 +175,6 @@ BAD_INPUT = [
     (["games", "nosuch"], "unknown game 'nosuch'"),
     (["reach", "connect4:4,4", "--plies", "201", "--where", f"{FACTOR}::factor"], "between 0 and 200, got 201"),
     (["othello", "reach", "--legal-moves", "5", "--plies", "201"], "between 0 and 200, got 201"),
-    (["check", f"{FACTOR}::factor", "--dimacs", "/dev/full"], "/dev/full: No space left on device"),
-    (["othello", "reach", "--legal-moves", "5", "--plies", "2", "--dimacs", "/dev/full"], "/dev/full: No space"),
     (["render", "{place}/tokens.py", "--values", "--svg", "-"], ""),  # was a KeyError
     (["tui", "{place}/tokens.py"], ""),
     (["render", "mnk:3,3,3", "--svg", "{place}/\ud800.svg"], "is not valid text"),
@@ -188,6 +187,20 @@ BAD_INPUT = [
 def test_bad_input_is_one_line_exit_2_and_changes_nothing(place, argv, message):
     run = checked([word.replace("{place}", str(place)) for word in argv], place)
     assert run.code == 2 and message in run.err
+
+
+@pytest.mark.parametrize("argv", [["check", f"{FACTOR}::factor"], ["othello", "reach", "--legal-moves", "5",
+                                                                    "--plies", "2"]], ids=["check", "othello reach"])
+def test_a_dimacs_file_the_disk_cannot_hold_is_named(tmp_path, monkeypatch, argv):
+    """As `--dimacs /dev/full` fails (simulated: renaming a finished file onto a device would replace it)."""
+
+    def disk_full(*_):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("gameproof.logic.dimacs._format_clauses", disk_full)
+    run = invoke([*argv, "--dimacs", "full.cnf"])
+    assert run.code == 2 and run.err == "gameproof: error: full.cnf: No space left on device\n"
 
 
 def test_othello_reachable_without_a_position_does_not_ask_for_a_record(place):
