@@ -124,12 +124,13 @@ def _describe_game(args: argparse.Namespace) -> int:
 
 
 def _notation_example(game: Game) -> str:
-    """The names of the first legal moves of the start position, e.g. ``a b c …`` or ``a1 b1 c1 …``."""
+    """The names of the first legal moves of the start position that are cells, e.g. ``a b c …`` or ``a1 b1 c1 …``."""
     from gameproof.games.state import RulesState
 
     state = RulesState(game)
-    moves = state.legal_moves()
-    return " ".join(state.move_name(move) for move in moves[:3]) + " …" * (len(moves) > 3)
+    cells = set(game.board.cells)
+    named = [state.move_name(move) for move in state.legal_moves() if move in cells]
+    return " ".join(named[:3]) + " …" * (len(named) > 3) or "no first move is a cell"
 
 
 def _state(args: argparse.Namespace):
