@@ -154,3 +154,9 @@ def read_only(tmp_path, refuted):
 def test_a_read_only_journal_is_refused_and_unchanged(read_only, refuted, capsys):
     assert "readonly" in _one_line_exit_2(["--journal", str(read_only)], capsys)
     assert read_only.read_bytes() == refuted
+
+
+def test_a_witness_of_a_million_passes_is_refused_at_once(tmp_path, refuted):
+    path = _forge(tmp_path, refuted, {"f5f6": {"status": "sat", "moves": [PASS] * 1_000_000, "seconds": 0.0}})
+    result = solve_by_cubes(12, 5, path, cube_plies=2)
+    assert result.status == "unsat" and any("1000000 moves and passes" in note for note in result.notes)

@@ -298,6 +298,8 @@ def _answer_problem(answer: Any, cube: Cube, min_legal: int, plies: int, exact: 
     moves = answer.get("moves")
     if not isinstance(moves, list) or not all(type(move) is int and 0 <= move <= PASS for move in moves):
         return "a witness that is not a list of moves"
+    if len(moves) > 2 * plies + 1:  # each ply a pass at most and a move, and a pass at the end
+        return f"a witness of {len(moves)} moves and passes, more than {plies} plies hold"
     try:
         witness = replay(moves)
     except ValueError as error:
