@@ -68,7 +68,10 @@ class Journal(Protocol):
 
 
 class SqliteJournal:
-    """A journal file: the task it belongs to, and one row per finished job (its result as JSON)."""
+    """A journal file: the task it belongs to, and one row per finished job (its result as JSON).
+
+    Opening it takes its write lock at once, so a file that is read-only, or locked by another process for
+    longer than ``_BUSY_SECONDS``, is refused (BadInput) before any job runs, and left as it was."""
 
     def __init__(self, path: str | Path, task: str) -> None:
         self.path = Path(path)
