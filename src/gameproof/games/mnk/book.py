@@ -244,10 +244,10 @@ def recheck(book: Book, game: MnkGame, depth: int, entry: Entry, max_empty: int)
         found = reference.move_values(state.marks(), game.rows, game.cols, game.k, game.variant)
         moves = {state.move_name(m): Value.of_score(v) for m, v in found.items()}
         how, expected = Recheck.BY_MINIMAX, Value.best(moves.values())
+    elif value_only:
+        return Recheck.CONSISTENT_ONLY, None
     else:
         legal = {state.move_name(m) for m in state.legal_moves()}
-        if value_only:
-            return Recheck.CONSISTENT_ONLY, None
         if set(entry.moves) != legal:
             return Recheck.CONSISTENT_ONLY, f"book gives the moves {sorted(entry.moves)}, the legal ones are {sorted(legal)}"
         how, expected, moves = Recheck.CONSISTENT_ONLY, Value.best(entry.moves.values()), entry.moves
