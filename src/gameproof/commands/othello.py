@@ -449,7 +449,7 @@ def run_cubes(args: argparse.Namespace) -> int:
             out.print(f"cube proofs: {verdicts}")
             print_proof(out, result.coverage)
         for note in result.notes:
-            out.print(f"note: {note}")
+            out.print(f"note: {note}", markup=False, soft_wrap=True)
     code = proof_exit_code(result.status.exit_code, result.coverage)
     if result.cube_proofs.get("rejected"):
         print("gameproof: a cube's DRAT proof was REJECTED: the refutation is not confirmed", file=sys.stderr)
