@@ -118,18 +118,20 @@ class RulesState:
         self.history.pop()
 
     def move_name(self, move: int) -> str:
-        if move == PASS:
-            return "pass"
-        if not 0 <= move < 64:
+        """A move's name: its column or cell by the game's notation, ``pass``, or ``@N`` for a move bit that is
+        no cell."""
+        if not 0 <= move <= PASS:
             return str(move)
-        if self.game.spec.notation is Notation.COLUMN:
+        if self.game.spec.notation is Notation.COLUMN and move in self.game.board.cells:
             return chr(ord("a") + self.game.board.place(move)[1])
-        return self.game.board.cell_name(move)
+        return self.game.board.move_name(move)
 
     def parse_move(self, text: str) -> int:
         text = text.strip().lower()
         if text in ("pass", "pa"):
             return PASS
+        if text.startswith("@") and text[1:].isdecimal() and text[1:].isascii() and int(text[1:]) < PASS:
+            return int(text[1:])
         board = self.game.board
         if self.game.spec.notation is Notation.COLUMN:
             if len(text) == 1 and "a" <= text <= chr(ord("a") + board.cols - 1):
