@@ -10,8 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gameproof.cli import main
+from gameproof.errors import BadInput
 from gameproof.games.declaration import ALL_SYMMETRIES, DRAW, LOSS, WIN, GameSpec, Symmetry
 from gameproof.games.registry import load_game
 from gameproof.games.state import RulesState
@@ -378,3 +381,41 @@ def test_the_built_in_games_declare_the_symmetries_they_always_had():
     assert load_game("othello:6").spec.symmetries == ALL_SYMMETRIES
     assert all(load_game(name).spec.symmetries == ALL_SYMMETRIES for name in ("mnk", "mnk-misere", "mnk-notakto"))
     assert load_game("connect4").spec.symmetries == (Symmetry.MIRROR_COLS,)
+
+
+# --- fuzzing: whatever a rule or a declaration gives, one line or a game ----------------------------------
+
+_SCALARS = st.one_of(st.integers(-2**66, 2**66), st.sampled_from([0, 1, 15, 2**64 - 1, 2**64]), st.text(max_size=2),
+                     st.none(), st.booleans(), st.floats(allow_nan=False, allow_infinity=False))
+_VALUES = st.one_of(_SCALARS, st.lists(_SCALARS, max_size=5).map(tuple))
+_RULES = ("start", "legal", "play", "result", "pass_turn", "estimate")
+_FIELDS = ("board", "constants", "max_plies", "move_order", "symmetries", "pieces", "player_names", "perspective",
+           "parameters", "name")
+
+
+def _junk_rules(function: str, value: object) -> tuple[str, str]:
+    """`function` of the corner game redefined to give `value`; the game's name."""
+    return f"\n\ndef {function}(*words):\n    return {value!r}\n", "game.py:4"
+
+
+def _junk_declaration(field: str, value: object) -> tuple[str, str]:
+    """A declaration of the corner rules whose `field` is `value` (a function giving it, for those that are
+    functions); the game's name."""
+    fields = {"board": "lambda: Board(1, 4)"}
+    fields[field] = f"lambda: {value!r}" if field in ("board", "constants", "max_plies", "move_order") else repr(value)
+    return "\n\n" + _declared(", ".join(f"{key}={text}" for key, text in fields.items())), "game.py"
+
+
+@settings(max_examples=200, deadline=None)
+@given(junk=st.one_of(st.tuples(st.sampled_from(_RULES), _VALUES).map(lambda a: _junk_rules(*a)),
+                      st.tuples(st.sampled_from(_FIELDS), _VALUES).map(lambda a: _junk_declaration(*a))))
+def test_whatever_the_rules_or_the_declaration_give_is_a_game_or_one_line(tmp_path_factory, junk):
+    source, name = junk
+    folder = tmp_path_factory.mktemp("junk")
+    (folder / "game.py").write_text(CORNER.replace("{declared}", "") + source)
+    try:
+        game = load_game(str(folder / name))
+    except BadInput as error:
+        assert "\n" not in str(error) and str(error), error
+    else:
+        assert game.max_plies >= 1 and len(game.symmetries) >= 1

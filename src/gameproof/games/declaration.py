@@ -176,6 +176,19 @@ class Parameter:
     maximum: int = 64
     help: str = ""
 
+    def __post_init__(self) -> None:
+        numbers = (self.minimum, self.default, self.maximum)
+        if not (isinstance(self.name, str) and isinstance(self.help, str)
+                and all(isinstance(n, int) and not isinstance(n, bool) for n in numbers)
+                and self.minimum <= self.default <= self.maximum):
+            raise TypeError(f"parameter {self.name!r:.30}: needs a name and whole numbers minimum <= default <= maximum")
+
+
+#: The kind of each GameSpec field that is one value, and of each item of those that are tuples.
+_FIELD_KINDS = {"name": str, "summary": str, "perspective": bool, "notation": Notation, "pieces": str,
+                "lookahead": bool, "engine": Engine}
+_FIELD_TUPLES = {"parameters": Parameter, "symmetries": Symmetry, "player_names": str, "aliases": str}
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -213,14 +226,25 @@ class GameSpec:
     aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        """TypeError, naming the field, for a declaration whose fields are not of the kinds declared above."""
+        if not isinstance(self.rules, ModuleType):
+            raise TypeError(f"game {self.name!r}: rules must be a module (sys.modules[__name__]), not {self.rules!r:.60}")
         for required in ("start", "legal", "play", "result"):
             if not callable(getattr(self.rules, required, None)):
                 raise TypeError(f"game {self.name!r}: its rules module {self.rules.__name__} has no function {required}()")
-        if not isinstance(self.symmetries, (tuple, list)) or not all(isinstance(s, Symmetry) for s in self.symmetries):
-            raise TypeError(f"game {self.name!r}: symmetries must be a tuple of Symmetry members "
-                            f"(Symmetry.MIRROR_COLS, ...), not {self.symmetries!r}")
-        if self.max_plies is not None and not callable(self.max_plies):
-            raise TypeError(f"game {self.name!r}: max_plies must be a function of the parameters, not {self.max_plies!r}")
+        for name, kind in _FIELD_KINDS.items():
+            if not isinstance(getattr(self, name), kind):
+                raise TypeError(f"game {self.name!r}: {name} must be a {kind.__name__}, not {getattr(self, name)!r:.60}")
+        for name, kind in _FIELD_TUPLES.items():
+            value = getattr(self, name)
+            if not isinstance(value, (tuple, list)) or not all(isinstance(item, kind) for item in value):
+                raise TypeError(f"game {self.name!r}: {name} must be a tuple of {kind.__name__}, not {value!r:.60}")
+        for name in ("constants", "board", "max_plies", "move_order"):
+            value = getattr(self, name)
+            if not callable(value) and (value is not None or name in ("constants", "board")):
+                raise TypeError(f"game {self.name!r}: {name} must be a function of the parameters, not {value!r:.60}")
+        if len(self.player_names) != 2:
+            raise TypeError(f"game {self.name!r}: player_names must name the two players, not {self.player_names!r:.60}")
 
     @property
     def usage(self) -> str:
