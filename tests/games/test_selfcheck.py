@@ -419,3 +419,15 @@ def test_whatever_the_rules_or_the_declaration_give_is_a_game_or_one_line(tmp_pa
         assert "\n" not in str(error) and str(error), error
     else:
         assert game.max_plies >= 1 and len(game.symmetries) >= 1
+
+
+def test_a_rule_that_breaks_past_the_self_check_is_one_line_too(tmp_path):
+    from gameproof.games.game import Game
+    from gameproof.games.registry import games_in_file
+
+    corner = _file(tmp_path, CORNER, more="\n\ndef play(first, second, move):\n    if popcount(first | second) == 3:\n"
+                   "        return 1 // (first & 0)\n    return (first | move, second) if first_to_move(first, second)"
+                   " else (first, second | move)\n")
+    spec = games_in_file(corner)[0]
+    with pytest.raises(BadInput, match=r"corner:4: play\(\) raised ZeroDivisionError.*, after a1 b1 c1, move d1$"):
+        RulesState(Game(spec, {"cols": 4}), "a1 b1 c1 d1")  # a game built without the check, as the API allows

@@ -89,19 +89,17 @@ def run_check(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from gameproof.games.game import Game
-    from gameproof.games.registry import games_in_file, specs
+    from gameproof.games.registry import games_in_file, load_game, specs
     from gameproof.games.selfcheck import self_check
 
     if not 1 <= args.games <= MAX_CHECK_GAMES:
         raise BadInput(f"--games must be 1..{MAX_CHECK_GAMES}, not {args.games}")
-    path, _, parameters = (args.file or "").partition(".py:")
     if args.file is None:
         games = [Game(spec, spec.parse_parameters("")) for n, spec in sorted(specs().items()) if n == spec.name]
-    elif parameters:
-        spec = games_in_file(f"{path}.py")[0]
-        games = [Game(spec, spec.parse_parameters(parameters))]
-    else:
+    elif args.file.endswith(".py"):
         games = [Game(spec, spec.parse_parameters("")) for spec in games_in_file(args.file)]
+    else:  # FILE.py:PARAMS, or a game's name
+        games = [load_game(args.file)]
     reports = []
     with status_line(args.json, "rules self-check") as show:
         for game in games:
