@@ -431,3 +431,18 @@ def test_a_rule_that_breaks_past_the_self_check_is_one_line_too(tmp_path):
     spec = games_in_file(corner)[0]
     with pytest.raises(BadInput, match=r"corner:4: play\(\) raised ZeroDivisionError.*, after a1 b1 c1, move d1$"):
         RulesState(Game(spec, {"cols": 4}), "a1 b1 c1 d1")  # a game built without the check, as the API allows
+
+
+def test_one_rules_file_with_two_symmetry_sets_gets_kernels_for_each(tmp_path):
+    from gameproof.games.game import Game
+    from gameproof.games.registry import games_in_file
+    from gameproof.search.solve import solve
+
+    both = _file(tmp_path, BREAKTHROUGH, "max_plies=lambda cols, rows: 18,", more="\n\nGAMES = [GAME, GameSpec(**{"
+                 "**vars(GAME), 'name': 'mirrored', 'symmetries': (Symmetry.MIRROR_COLS,)})]\n")
+    plain, mirrored = (Game(spec, {"cols": 3, "rows": 4}) for spec in games_in_file(both))
+    assert len(mirrored.symmetries) == 2 and len(plain.symmetries) == 1
+    mirrored_value = solve(RulesState(mirrored), with_moves=False).value  # its kernels first: two keys a frame
+    assert plain.kernels is not mirrored.kernels
+    expected = NAMES[_value(plain.rules, plain.rules.start())]
+    assert str(solve(RulesState(plain), with_moves=False).value) == str(mirrored_value) == expected
