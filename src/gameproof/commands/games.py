@@ -10,6 +10,7 @@ from gameproof.commands._search import options_from_args, print_values, search_a
 from gameproof.commands.certificate import certificate_argument
 from gameproof.errors import BadInput
 from gameproof.games.declaration import Engine
+from gameproof.games.selfcheck import ON_LOAD
 
 if TYPE_CHECKING:
     from gameproof.games.declaration import GameSpec
@@ -17,6 +18,8 @@ if TYPE_CHECKING:
     from gameproof.games.state import RulesState
     from gameproof.search.dfpn import Options
 
+#: Random games `gameproof games --check` plays by default, and at most.
+CHECK_GAMES, MAX_CHECK_GAMES = 200, 1_000_000
 GAME_HELP = "a game name such as connect4:6,5 or othello:6 (see `gameproof games`), or FILE.py[:PARAMS]"
 
 
@@ -29,6 +32,11 @@ def register(commands: argparse._SubParsersAction) -> None:
                          help="describe this game (e.g. connect4 or connect4:5,4), or list the games declared in "
                          "this file")
     listing.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    listing.add_argument("--check", action="store_true",
+                         help="self-check each game's rules on random games from the start (FILE.py:PARAMS: that "
+                         "parameter set; else the defaults); exit 2 naming the first broken rule")
+    listing.add_argument("--games", type=int, default=CHECK_GAMES, metavar="N",
+                         help=f"random games the check plays (default {CHECK_GAMES}; on load: {ON_LOAD})")
     listing.set_defaults(handler=run_games)
 
     solve = commands.add_parser("solve", help="exact value of a position and its moves (df-pn or alpha-beta)",
@@ -59,6 +67,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run_games(args: argparse.Namespace) -> int:
     from gameproof.games.registry import games_in_file, specs
 
+    if args.check:
+        return run_check(args)
     if args.file and not args.file.endswith(".py"):
         return _describe_game(args)
     declared = games_in_file(args.file) if args.file else [s for n, s in sorted(specs().items()) if n == s.name]
@@ -131,6 +141,45 @@ def _notation_example(game: Game) -> str:
     cells = set(game.board.cells)
     named = [state.move_name(move) for move in state.legal_moves() if move in cells]
     return " ".join(named[:3]) + " …" * (len(named) > 3) or "no first move is a cell"
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """`gameproof games [FILE.py[:PARAMS]] --check`: the rules self-check of each game listed, N random games each."""
+    from dataclasses import asdict
+
+    from gameproof.games.game import Game
+    from gameproof.games.registry import games_in_file, load_game, specs
+    from gameproof.games.selfcheck import self_check
+
+    if not 1 <= args.games <= MAX_CHECK_GAMES:
+        raise BadInput(f"--games must be 1..{MAX_CHECK_GAMES}, not {args.games}")
+    if args.file is None:
+        games = [Game(spec, spec.parse_parameters("")) for n, spec in sorted(specs().items()) if n == spec.name]
+    elif args.file.endswith(".py"):
+        games = [Game(spec, spec.parse_parameters("")) for spec in games_in_file(args.file)]
+    else:  # FILE.py:PARAMS, or a game's name
+        games = [load_game(args.file)]
+    reports = []
+    with status_line(args.json, "rules self-check") as show:
+        for game in games:
+            def progress(done: int, name: str = game.name) -> None:
+                if show is not None:
+                    show(f"{name}: {done:,} of {args.games:,} random games checked")
+
+            reports.append(self_check(game, args.games, progress=progress))
+    if args.json:
+        from gameproof.commands._output import print_json
+
+        print_json({"checked": [asdict(report) | {"seconds": round(report.seconds, 6)} for report in reports]})
+        return 0
+    from gameproof.commands._output import console
+
+    out = console()
+    for r in reports:
+        out.print(f"{r.game}: rules self-check passed: {r.playouts:,} random games, {r.positions:,} positions, "
+                  f"{r.moves:,} moves played, {r.images:,} symmetry images ({', '.join(r.symmetries)}); longest game "
+                  f"{r.longest} plies of at most {r.max_plies} [{r.seconds:.2f} s]", markup=False, soft_wrap=True)
+    return 0
 
 
 def _state(args: argparse.Namespace):

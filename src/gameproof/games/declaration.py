@@ -10,8 +10,8 @@ position as a few 64-bit words, each a set of board cells (bit ``board.bit(row, 
 - ``result(*words)``: called when ``legal`` is 0: :data:`WIN`, :data:`LOSS` or :data:`DRAW` for the side
   to move, or :data:`ONGOING` when it must pass;
 - optionally ``pass_turn(*words)``: the words after the side to move passes (games with passes);
-- optionally ``estimate(*words)``: two counts, the first favouring the side to move and the second the
-  other side, that make proof-number search try promising moves first.
+- optionally ``estimate(*words)``: two counts (0 .. :data:`MAX_ESTIMATE`), the first favouring the side
+  to move and the second the other side, that make proof-number search try promising moves first.
 
 A :class:`GameSpec` names these rules and adds what cannot be derived from them; everything else
 (numba kernels, df-pn, perft, a :class:`~gameproof.games.state.RulesState` for the CLI and TUI, SVG)
@@ -33,6 +33,21 @@ ONGOING, WIN, LOSS, DRAW = 0, 1, 2, 3
 PASS = 64
 #: The most state words a game may have.
 MAX_WORDS = 4
+#: The longest game a declaration may declare (the searches keep a frame per ply).
+MAX_PLIES = 1000
+#: The largest count ``estimate`` may give (proof numbers grow with it and must stay far from infinity).
+MAX_ESTIMATE = 2**16 - 1
+
+
+class RulesError(BadInput):
+    """A game's declaration or rule functions break the protocol (one line, naming what broke it)."""
+
+    @classmethod
+    def raised(cls, game: str, function: str, error: BaseException, where: str = "") -> RulesError:
+        """The error for `function` of `game` having raised `error` (`where`: the position, if any), on one line."""
+        message = " ".join(str(error).split())[:200]
+        return cls(f"{game}: {function} raised {type(error).__name__}" + (f": {message}" if message else "")
+                   + (f", {where}" if where else ""))
 
 
 class Symmetry(enum.Enum):
@@ -126,6 +141,15 @@ class Board:
         row, col = self.place(bit)
         return f"{chr(ord('a') + col)}{row + 1}"
 
+    def move_name(self, move: int) -> str:
+        """A move by its cell (``b3``); ``pass``; ``@N`` for a move bit N that is no cell (a game whose moves
+        are not cells, such as one with a layer of move bits per direction)."""
+        if move == PASS:
+            return "pass"
+        if move in self.cells:
+            return self.cell_name(move)
+        return f"@{move}"
+
     def parse_cell(self, text: str) -> int:
         """Bit of an ``a1``-style cell name; BadInput when it is off the board."""
         text = text.strip().lower()
@@ -152,6 +176,19 @@ class Parameter:
     maximum: int = 64
     help: str = ""
 
+    def __post_init__(self) -> None:
+        numbers = (self.minimum, self.default, self.maximum)
+        if not (isinstance(self.name, str) and isinstance(self.help, str)
+                and all(isinstance(n, int) and not isinstance(n, bool) for n in numbers)
+                and self.minimum <= self.default <= self.maximum):
+            raise TypeError(f"parameter {self.name!r:.30}: needs a name and whole numbers minimum <= default <= maximum")
+
+
+#: The kind of each GameSpec field that is one value, and of each item of those that are tuples.
+_FIELD_KINDS = {"name": str, "summary": str, "perspective": bool, "notation": Notation, "pieces": str,
+                "lookahead": bool, "engine": Engine}
+_FIELD_TUPLES = {"parameters": Parameter, "symmetries": Symmetry, "player_names": str, "aliases": str}
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -165,6 +202,10 @@ class GameSpec:
     tried first), given the parameters. With ``lookahead``, search treats a move after which the other
     side can win at once as lost (worth it where such wins are common and moves are cheap, as in
     Connect Four). ``engine`` is the search that ``gameproof solve`` uses unless told otherwise.
+
+    ``symmetries``: the board symmetries under which the rules are unchanged; none is assumed (identity
+    only) unless declared. ``max_plies(**parameters)``: the most plies (passes included) a game can last;
+    without it, one move per cell (and, with passes, one pass after each move and one more).
     """
 
     name: str
@@ -173,7 +214,8 @@ class GameSpec:
     parameters: tuple[Parameter, ...] = ()
     constants: Callable[..., dict[str, int]] = field(default=lambda **_: {})
     board: Callable[..., Board] = field(default=lambda **_: Board(8, 8))
-    symmetries: tuple[Symmetry, ...] = ALL_SYMMETRIES
+    symmetries: tuple[Symmetry, ...] = ()
+    max_plies: Callable[..., int] | None = None
     perspective: bool = True
     notation: Notation = Notation.CELL
     pieces: str = "XO"
@@ -184,9 +226,25 @@ class GameSpec:
     aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        """TypeError, naming the field, for a declaration whose fields are not of the kinds declared above."""
+        if not isinstance(self.rules, ModuleType):
+            raise TypeError(f"game {self.name!r}: rules must be a module (sys.modules[__name__]), not {self.rules!r:.60}")
         for required in ("start", "legal", "play", "result"):
             if not callable(getattr(self.rules, required, None)):
                 raise TypeError(f"game {self.name!r}: its rules module {self.rules.__name__} has no function {required}()")
+        for name, kind in _FIELD_KINDS.items():
+            if not isinstance(getattr(self, name), kind):
+                raise TypeError(f"game {self.name!r}: {name} must be a {kind.__name__}, not {getattr(self, name)!r:.60}")
+        for name, kind in _FIELD_TUPLES.items():
+            value = getattr(self, name)
+            if not isinstance(value, (tuple, list)) or not all(isinstance(item, kind) for item in value):
+                raise TypeError(f"game {self.name!r}: {name} must be a tuple of {kind.__name__}, not {value!r:.60}")
+        for name in ("constants", "board", "max_plies", "move_order"):
+            value = getattr(self, name)
+            if not callable(value) and (value is not None or name in ("constants", "board")):
+                raise TypeError(f"game {self.name!r}: {name} must be a function of the parameters, not {value!r:.60}")
+        if len(self.player_names) != 2:
+            raise TypeError(f"game {self.name!r}: player_names must name the two players, not {self.player_names!r:.60}")
 
     @property
     def usage(self) -> str:

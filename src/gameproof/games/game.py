@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 from types import SimpleNamespace
@@ -11,14 +12,17 @@ from typing import Any
 
 import numpy as np
 
+from gameproof.errors import BadInput
 from gameproof.games import bits
-from gameproof.games.declaration import MAX_WORDS, Board, GameSpec, Symmetry
+from gameproof.games.declaration import MAX_PLIES, Board, GameSpec, RulesError, Symmetry
+from gameproof.games.selfcheck import is_int, shown, words_problem
 from gameproof.jit import bind_rules, compile_rules
 
 #: The rule functions that generic kernels call with ``f(*words)`` (never inlined).
 ENTRY_POINTS = ("start", "legal", "play", "result", "pass_turn", "estimate")
-#: Derived kernels by fingerprint, so that equal games built apart (two ``MnkGame(3, 3, 3)``) compile once.
-_DERIVED: dict[str, tuple[Any, Any]] = {}
+#: Derived kernels by fingerprint and number of symmetries, so that equal games built apart (two
+#: ``MnkGame(3, 3, 3)``) compile once.
+_DERIVED: dict[tuple[str, int], tuple[Any, Any]] = {}
 
 
 class Game:
@@ -31,13 +35,40 @@ class Game:
     def __init__(self, spec: GameSpec, parameters: dict[str, int]) -> None:
         self.spec = spec
         self.parameters = dict(parameters)
-        self.constants = spec.constants(**self.parameters)
-        self.board: Board = spec.board(**self.parameters)
-        self.words = len(self.rules.start())
-        if not 1 <= self.words <= MAX_WORDS:
-            raise TypeError(f"game {spec.name!r}: start() must give 1..{MAX_WORDS} words, not {self.words}")
+        self.constants = self._declared("constants", spec.constants)
+        if not isinstance(self.constants, dict) or not all(isinstance(n, str) and is_int(v)
+                                                           for n, v in self.constants.items()):
+            raise RulesError(f"{self.name}: constants() must return a dict of names to ints, "
+                             f"not {shown(self.constants)}")
+        self.board: Board = self._declared("board", spec.board)
+        if not isinstance(self.board, Board):
+            raise RulesError(f"{self.name}: board() must return a Board, not {shown(self.board)}")
+        self.words = len(self._start())
         if spec.perspective and self.words < 2:
-            raise TypeError(f"game {spec.name!r}: a perspective game needs at least two words (the two sides' pieces)")
+            raise RulesError(f"{self.name}: a perspective game needs at least two words (the two sides' pieces)")
+        if len(spec.pieces) < self.words:
+            raise RulesError(f"{self.name}: pieces must give a character for each of the {self.words} words, "
+                             f"not {spec.pieces!r}")
+
+    def _declared(self, function: str, declared: Callable[..., Any]) -> Any:
+        """What the declaration's `function` gives for this parameter set (RulesError, one line, if it raises)."""
+        try:
+            return declared(**self.parameters)
+        except BadInput:
+            raise
+        except Exception as error:
+            raise RulesError.raised(self.name, f"{function}()", error) from None
+
+    def _start(self) -> tuple[int, ...]:
+        """The first position's words, checked to be a tuple of 1..MAX_WORDS 64-bit words."""
+        try:
+            first = self.rules.start()
+        except Exception as error:
+            raise RulesError.raised(self.name, "start()", error) from None
+        problem = words_problem(first)
+        if problem is not None:
+            raise RulesError(f"{self.name}: start() {problem}")
+        return first
 
     def __repr__(self) -> str:
         return f"Game({self.name!r})"
@@ -56,10 +87,16 @@ class Game:
     def cells(self) -> int:
         return self.board.rows * self.board.cols
 
-    @property
+    @cached_property
     def max_plies(self) -> int:
-        """A bound on the length of a game (passes included): each move fills a cell; two passes in a row end it."""
-        return 2 * self.cells + 1 if self.has_passes else self.cells
+        """The most plies (passes included) a game lasts: the declared ``max_plies``, else one move per cell (with
+        passes, a pass after each move and one more). The rules self-check plays games against it."""
+        if self.spec.max_plies is None:
+            return 2 * self.cells + 1 if self.has_passes else self.cells
+        declared = self._declared("max_plies", self.spec.max_plies)
+        if not is_int(declared) or not 1 <= declared <= MAX_PLIES:
+            raise RulesError(f"{self.name}: max_plies() must give a number of plies 1..{MAX_PLIES}, not {shown(declared)}")
+        return declared
 
     # --- the rules, bound three ways -------------------------------------------------------------------
 
@@ -101,9 +138,10 @@ class Game:
     def _derived(self) -> tuple[Any, Any]:
         from gameproof.games.derived import derive
 
-        if self.fingerprint not in _DERIVED:
-            _DERIVED[self.fingerprint] = derive(self.compiled, self.words, len(self.symmetries), self.fingerprint)
-        return _DERIVED[self.fingerprint]
+        shape = (self.fingerprint, len(self.symmetries))  # one rules file may declare games of other symmetries
+        if shape not in _DERIVED:
+            _DERIVED[shape] = derive(self.compiled, self.words, len(self.symmetries), self.fingerprint)
+        return _DERIVED[shape]
 
     @property
     def kernels(self):
@@ -164,9 +202,14 @@ class Game:
 
     @cached_property
     def move_order(self) -> np.ndarray:
+        """The declared order of moves to try (empty: lowest bit first), checked to be distinct moves 0..63."""
         if self.spec.move_order is None:
             return np.zeros(0, dtype=np.int64)
-        return np.array(self.spec.move_order(**self.parameters), dtype=np.int64)
+        order = self._declared("move_order", self.spec.move_order)
+        if (not isinstance(order, (list, tuple)) or not all(is_int(m) and 0 <= m < 64 for m in order)
+                or len(set(order)) != len(order)):
+            raise RulesError(f"{self.name}: move_order() must give distinct moves 0..63, not {shown(order)}")
+        return np.array(order, dtype=np.int64)
 
     @cached_property
     def tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

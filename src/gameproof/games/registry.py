@@ -16,9 +16,10 @@ from pathlib import Path
 from types import ModuleType
 
 from gameproof.errors import BadInput
-from gameproof.games.declaration import GameSpec
+from gameproof.games.declaration import GameSpec, RulesError
 from gameproof.games.game import Game
 from gameproof.games.protocol import GameState
+from gameproof.games.selfcheck import self_check, shown
 from gameproof.loading import import_file
 
 BUILTIN = ("gameproof.games.connect4", "gameproof.games.othello.rules", "gameproof.games.mnk.rules")
@@ -26,10 +27,17 @@ ENTRY_POINT_GROUP = "gameproof.games"
 EXAMPLES = ("othello", "mnk:3,3,3", "mnk-misere:4,4,3", "mnk-notakto:3,3,3", "connect4:5,4", "othello:4")
 
 
-def _declared_in(module: ModuleType) -> list[GameSpec]:
-    if isinstance(getattr(module, "GAMES", None), (tuple, list)):
-        return list(module.GAMES)
-    if isinstance(getattr(module, "GAME", None), GameSpec):
+def _declared_in(module: ModuleType, source: str) -> list[GameSpec]:
+    """The GameSpecs a module declares as ``GAMES`` (a list or tuple) or ``GAME``; RulesError, naming the
+    module as `source`, when either is something else."""
+    if hasattr(module, "GAMES"):
+        declared = module.GAMES
+        if not isinstance(declared, (tuple, list)) or not all(isinstance(spec, GameSpec) for spec in declared):
+            raise RulesError(f"{source}: GAMES must be a list of GameSpec declarations, not {shown(declared)}")
+        return list(declared)
+    if hasattr(module, "GAME"):
+        if not isinstance(module.GAME, GameSpec):
+            raise RulesError(f"{source}: GAME must be a GameSpec declaration, not {shown(module.GAME)}")
         return [module.GAME]
     return []
 
@@ -39,15 +47,16 @@ def specs() -> dict[str, GameSpec]:
     """Every known game by name and alias: the built-ins, then those of installed packages."""
     found: dict[str, GameSpec] = {}
     for module_name in BUILTIN:
-        for spec in _declared_in(importlib.import_module(module_name)):
+        for spec in _declared_in(importlib.import_module(module_name), module_name):
             found[spec.name] = spec
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         try:
             loaded = entry.load()
+            declared = [loaded] if isinstance(loaded, GameSpec) else _declared_in(loaded, entry.name)
         except Exception as error:  # a broken plug-in must not break the built-in games
             print(f"gameproof: warning: game plug-in {entry.name!r} failed to load: {error}", file=sys.stderr)
             continue
-        for spec in [loaded] if isinstance(loaded, GameSpec) else _declared_in(loaded):
+        for spec in declared:
             found.setdefault(spec.name, spec)
     for spec in list(found.values()):
         for alias in spec.aliases:
@@ -57,7 +66,7 @@ def specs() -> dict[str, GameSpec]:
 
 def games_in_file(path: str | Path) -> list[GameSpec]:
     """The games a Python file declares (BadInput when it cannot be read or declares none)."""
-    declared = _declared_in(import_file(path))
+    declared = _declared_in(import_file(path), str(path))
     if not declared:
         raise BadInput(f"{path} declares no game (a GameSpec named GAME, or a list GAMES)")
     return declared
@@ -66,7 +75,8 @@ def games_in_file(path: str | Path) -> list[GameSpec]:
 @cache
 def load_game(name: str) -> Game:
     """The game called `name` (``connect4:6,5``; the defaults when no parameters are given), or one
-    declared in a file (``my_game.py`` or ``my_game.py:PARAMS``)."""
+    declared in a file (``my_game.py`` or ``my_game.py:PARAMS``). A game that is not built in has its rules
+    self-checked first (:mod:`gameproof.games.selfcheck`)."""
     text = name.strip()
     base, _, parameters = text.partition(":")
     if base.endswith(".py"):
@@ -75,7 +85,15 @@ def load_game(name: str) -> Game:
         spec = specs().get(base.lower())
         if spec is None:
             raise BadInput(f"unknown game {name!r}; known: {', '.join(known_names())} (see `gameproof games`)")
-    return Game(spec, spec.parse_parameters(parameters))
+    game = Game(spec, spec.parse_parameters(parameters))
+    if not is_builtin(spec):
+        self_check(game)
+    return game
+
+
+def is_builtin(spec: GameSpec) -> bool:
+    """Whether `spec` is one of gameproof's own games (whose rules its tests check)."""
+    return spec.rules.__name__ in BUILTIN
 
 
 def known_names() -> list[str]:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from gameproof.errors import BadInput
-from gameproof.games.declaration import DRAW, ONGOING, PASS, WIN, Notation
+from gameproof.games.declaration import DRAW, ONGOING, PASS, WIN, Notation, RulesError
 from gameproof.games.game import Game
+from gameproof.games.selfcheck import words_problem
 
 
 class RulesState:
@@ -75,7 +78,7 @@ class RulesState:
         return self.game.key(self.words, self._to_move)
 
     def legal_mask(self) -> int:
-        return self.game.rules.legal(*self.words)
+        return self._rule("legal", *self.words)
 
     def legal_moves(self) -> list[int]:
         legal = self.legal_mask()
@@ -84,7 +87,7 @@ class RulesState:
         return [] if self.is_over() else [PASS]
 
     def _status(self) -> int:
-        return ONGOING if self.legal_mask() else self.game.rules.result(*self.words)
+        return ONGOING if self.legal_mask() else self._rule("result", *self.words)
 
     def is_over(self) -> bool:
         return self._status() != ONGOING
@@ -107,29 +110,53 @@ class RulesState:
                            f"{', '.join(self.move_name(m) for m in self.legal_moves())})")
         self._earlier.append((self.words, self._to_move))
         if move == PASS:
-            self.words = tuple(self.game.rules.pass_turn(*self.words))
+            self.words = self._words("pass_turn", *self.words, move=move)
         else:
-            self.words = tuple(self.game.rules.play(*self.words, 1 << move))
+            self.words = self._words("play", *self.words, 1 << move, move=move)
         self._to_move ^= 1
         self.history.append(move)
+
+    def _rule(self, function: str, *args: int, move: int | None = None) -> Any:
+        """The rule `function` on `args` (playing `move`, if any); RulesError, one line naming the position by
+        its moves, when it raises."""
+        try:
+            return getattr(self.game.rules, function)(*args)
+        except BadInput:
+            raise
+        except Exception as error:
+            raise RulesError.raised(self.game.name, f"{function}()", error, self._where(move)) from None
+
+    def _words(self, function: str, *args: int, move: int) -> tuple[int, ...]:
+        """The position the rule `function` gives on `args` when `move` is played, checked to be the game's words."""
+        value = self._rule(function, *args, move=move)
+        problem = words_problem(value, self.game.words)
+        if problem is not None:
+            raise RulesError(f"{self.game.name}: {function}() {problem}, {self._where(move)}")
+        return value
+
+    def _where(self, move: int | None) -> str:
+        where = f"after {self.record}" if self.history else "at the start"
+        return where + (f", move {self.move_name(move)}" if move is not None else "")
 
     def undo(self) -> None:
         self.words, self._to_move = self._earlier.pop()
         self.history.pop()
 
     def move_name(self, move: int) -> str:
-        if move == PASS:
-            return "pass"
-        if not 0 <= move < 64:
+        """A move's name: its column or cell by the game's notation, ``pass``, or ``@N`` for a move bit that is
+        no cell."""
+        if not 0 <= move <= PASS:
             return str(move)
-        if self.game.spec.notation is Notation.COLUMN:
+        if self.game.spec.notation is Notation.COLUMN and move in self.game.board.cells:
             return chr(ord("a") + self.game.board.place(move)[1])
-        return self.game.board.cell_name(move)
+        return self.game.board.move_name(move)
 
     def parse_move(self, text: str) -> int:
         text = text.strip().lower()
         if text in ("pass", "pa"):
             return PASS
+        if text.startswith("@") and text[1:].isdecimal() and text[1:].isascii() and int(text[1:]) < PASS:
+            return int(text[1:])
         board = self.game.board
         if self.game.spec.notation is Notation.COLUMN:
             if len(text) == 1 and "a" <= text <= chr(ord("a") + board.cols - 1):

@@ -22,7 +22,7 @@ from functools import partial
 from gameproof.answers import Variant
 from gameproof.errors import BadInput
 from gameproof.games.bits import popcount
-from gameproof.games.declaration import DRAW, LOSS, WIN, Board, GameSpec, Parameter
+from gameproof.games.declaration import ALL_SYMMETRIES, DRAW, LOSS, WIN, Board, GameSpec, Parameter
 
 #: How many words a Notakto position has (the others have two). Compared with ``len(words)`` as a named
 #: constant, not a literal: compile_rules wraps literals in uint64 calls, and numba drops the branch of
@@ -163,7 +163,7 @@ def _declare(name, variant, summary, **more):
     parameters = (Parameter("rows", 3, 1, 26, "rows of the board"), Parameter("cols", 3, 1, 26, "columns of the board"),
                   Parameter("k", 3, 1, 26, "stones in a row that end the game"))
     return GameSpec(name=name, rules=sys.modules[__name__], summary=summary, parameters=parameters,
-                    constants=partial(constants, variant=variant), board=board, **more)
+                    constants=partial(constants, variant=variant), board=board, symmetries=ALL_SYMMETRIES, **more)
 
 
 GAMES = (

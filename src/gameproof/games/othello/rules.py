@@ -18,7 +18,7 @@ import sys
 
 from gameproof.errors import BadInput
 from gameproof.games.bits import lowest_bit, popcount  # lowest_bit: for the compiled kernels (kernels.py)
-from gameproof.games.declaration import DRAW, LOSS, ONGOING, WIN, Board, GameSpec, Parameter
+from gameproof.games.declaration import ALL_SYMMETRIES, DRAW, LOSS, ONGOING, WIN, Board, GameSpec, Parameter
 
 M64 = 0xFFFF_FFFF_FFFF_FFFF
 N = 8  # squares along a side
@@ -216,6 +216,7 @@ GAME = GameSpec(
     parameters=(Parameter("n", 8, 4, 8, "squares along a side"),),
     constants=constants,
     board=lambda n: Board(rows=n, cols=n),
+    symmetries=ALL_SYMMETRIES,
     player_names=("black", "white"),
     aliases=("reversi",),
 )

@@ -1,0 +1,300 @@
+"""The rules self-check: a game's rule functions, run on plain Python ints before anything trusts them.
+
+The numba kernels and the searches assume what the protocol promises (``docs/new_game.md``): words are
+sets of board cells that fit in 64 bits, ``legal`` is a 64-bit mask, ``play`` moves the game on,
+``result`` gives one of the four codes, no game outlasts the declared maximum length, and each declared
+symmetry maps the game onto itself. A rule that breaks a promise would give wrong values or corrupt
+memory there, so :func:`self_check` plays random games from ``start()`` (a fixed seed: the same games each
+time) and checks each promise at every position it reaches, and at that position's images under the
+declared symmetries. The first broken promise is a :class:`RulesError`: one line naming the rule
+function, the position (its words, and the moves from the start) and the move.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from gameproof.games.declaration import (DRAW, LOSS, MAX_ESTIMATE, MAX_WORDS, ONGOING, PASS, WIN, Board, RulesError,
+                                         Symmetry)
+
+if TYPE_CHECKING:
+    from gameproof.games.game import Game
+
+#: Random games played when a game is loaded from a user's file (``--check`` plays more).
+ON_LOAD = 20
+SEED = 0x5E1F_C4EC
+WORD_LIMIT = 2**64
+RESULT_NAMES = {ONGOING: "ONGOING", WIN: "WIN", LOSS: "LOSS", DRAW: "DRAW"}
+
+
+def is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def shown(value: object) -> str:
+    """`value` for an error line: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def words_problem(value: object, count: int | None = None) -> str | None:
+    """What is wrong with `value` as a position (a tuple of `count` words, or of 1..MAX_WORDS), or None."""
+    if not isinstance(value, tuple):
+        return f"returned {shown(value)}, not a tuple of words"
+    if not 1 <= len(value) <= MAX_WORDS or (count is not None and len(value) != count):
+        return f"returned {len(value)} words, not {count if count is not None else f'1..{MAX_WORDS}'}"
+    for index, word in enumerate(value):
+        if not is_int(word):
+            return f"returned word {index} = {shown(word)}, not an int"
+        if not 0 <= word < WORD_LIMIT:
+            return f"returned word {index} = {word}, outside 0 .. 2**64 - 1 (mask shifts and ~ to the board)"
+    return None
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a self-check checked: random games, the positions and moves they went through, the symmetry
+    images checked at each, and the longest game against the declared bound."""
+
+    game: str
+    playouts: int
+    positions: int
+    moves: int
+    images: int
+    longest: int
+    max_plies: int
+    symmetries: tuple[str, ...]
+    seconds: float
+
+
+def _bits(mask: int) -> list[int]:
+    return [bit for bit in range(mask.bit_length()) if mask >> bit & 1]
+
+
+class _Image:
+    """One symmetry as a map of words: each cell's bit to its image's."""
+
+    def __init__(self, game: Game, symmetry: Symmetry) -> None:
+        self.symmetry = symmetry
+        self.bit_image = {1 << bit: 1 << image for bit, image in game.board.permutation(symmetry).items()}
+
+    def __call__(self, words: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(self.word(word) for word in words)
+
+    def word(self, word: int) -> int:
+        image = 0
+        while word:
+            low = word & -word
+            image |= self.bit_image[low]
+            word ^= low
+        return image
+
+
+@dataclass(frozen=True)
+class _At:
+    """Where a check is, for its error line (formatted only then): a position's words, the moves from the start
+    (`path`, then `then`), the symmetry whose image of that position it is, and the move being played there."""
+
+    words: tuple[int, ...]
+    path: tuple[int, ...]
+    then: tuple[int, ...] = ()
+    image: Symmetry | None = None
+    move: int | None = None
+
+    def describe(self, board: Board) -> str:
+        moves = [*self.path, *self.then]
+        position = f"the position after {' '.join(board.move_name(m) for m in moves)}" if moves else "the start"
+        words = f"({', '.join(hex(w) for w in self.words)})"
+        text = f"at {words}, the {self.image.value} image of {position}" if self.image else f"at {position} {words}"
+        return text + (f", move {board.move_name(self.move)}" if self.move is not None else "")
+
+
+class _Checker:
+    """The checks, for one game; `moves` is the path from the start to the position being checked."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.rules = game.rules
+        self.mask = game.board.mask
+        self.order = set(game.move_order.tolist()) if game.spec.move_order is not None else None
+        self.images = [_Image(game, symmetry) for symmetry in game.symmetries[1:]]
+        self.moves: list[int] = []
+        self.positions = self.played = self.imaged = 0
+
+    def at(self, words: tuple[int, ...], then: tuple[int, ...] = (), image: Symmetry | None = None) -> _At:
+        return _At(words, tuple(self.moves), then, image)
+
+    def fail(self, function: str, problem: str, at: _At) -> RulesError:
+        return RulesError(f"{self.game.name}: rules self-check: {function} {problem}, {at.describe(self.game.board)}")
+
+    def call(self, function: str, at: _At, *args: int) -> Any:
+        try:
+            return getattr(self.rules, function)(*args)
+        except Exception as error:  # a rule that raises: named, with its position
+            raise RulesError.raised(self.game.name, f"rules self-check: {function}()", error,
+                                    at.describe(self.game.board)) from None
+
+    # --- each rule function, called and its answer checked ---------------------------------------------
+
+    def words(self, function: str, value: object, at: _At) -> tuple[int, ...]:
+        problem = words_problem(value, self.game.words)
+        if problem is None:
+            problem = self.cells_problem(value)  # type: ignore[arg-type]
+        if problem is not None:
+            raise self.fail(f"{function}()", problem, at)
+        return value  # type: ignore[return-value]
+
+    def cells_problem(self, words: tuple[int, ...]) -> str | None:
+        """Whether `words` keep to the board's cells (keys see only those) and, where keys are exact codes of
+        the cells, hold each cell in one word at most."""
+        board = self.game.board
+        for index, word in enumerate(words):
+            if word & ~self.mask:
+                bit = (word & ~self.mask).bit_length() - 1
+                return (f"returned word {index} with bit {bit} set, which is no cell of the {board.rows}x{board.cols} "
+                        "board (positions are told apart by their cells only)")
+        if self.game.exact_keys:
+            seen = 0
+            for index, word in enumerate(words):
+                if seen & word:
+                    return (f"returned word {index} sharing cell {board.cell_name((seen & word).bit_length() - 1)} "
+                            "with an earlier word (keys code each cell by the one word that holds it)")
+                seen |= word
+        return None
+
+    def start(self) -> tuple[int, ...]:
+        at = _At((), ())
+        return self.words("start", self.call("start", at), at)
+
+    def legal(self, words: tuple[int, ...], at: _At) -> int:
+        legal = self.call("legal", at, *words)
+        if not is_int(legal) or not 0 <= legal < WORD_LIMIT:
+            raise self.fail("legal()", f"returned {shown(legal)}, not a 64-bit mask of moves (an int 0 .. 2**64 - 1)", at)
+        if self.order is not None:
+            left_out = [bit for bit in _bits(legal) if bit not in self.order]
+            if left_out:
+                raise self.fail("legal()", f"returned move {self.game.board.move_name(left_out[0])}, which the declared "
+                                "move_order leaves out (search would never try it)", at)
+        return legal
+
+    def play(self, words: tuple[int, ...], move: int, at: _At) -> tuple[int, ...]:
+        at = replace(at, move=move)
+        child = self.words("play", self.call("play", at, *words, 1 << move), at)
+        if child == words:
+            raise self.fail("play()", "returned the position unchanged", at)
+        self.played += 1
+        return child
+
+    def result(self, words: tuple[int, ...], at: _At) -> int:
+        code = self.call("result", at, *words)
+        if not is_int(code) or code not in RESULT_NAMES:
+            raise self.fail("result()", f"returned {shown(code)}, not one of ONGOING, WIN, LOSS, DRAW", at)
+        if code == ONGOING and not self.game.has_passes:
+            raise self.fail("result()", "returned ONGOING (the side to move passes), but the game declares no "
+                            "pass_turn()", at)
+        return code
+
+    def pass_turn(self, words: tuple[int, ...], at: _At) -> tuple[int, ...]:
+        at = replace(at, move=PASS)
+        return self.words("pass_turn", self.call("pass_turn", at, *words), at)
+
+    def estimate(self, words: tuple[int, ...], at: _At) -> None:
+        counts = self.call("estimate", at, *words)
+        if not (isinstance(counts, tuple) and len(counts) == 2
+                and all(is_int(count) and 0 <= count <= MAX_ESTIMATE for count in counts)):
+            raise self.fail("estimate()", f"returned {shown(counts)}, not two counts 0 .. {MAX_ESTIMATE}", at)
+
+    # --- one position: its moves, and its images -------------------------------------------------------
+
+    def successors(self, words: tuple[int, ...], legal: int, at: _At) -> dict[int, tuple[int, ...]]:
+        """The position after each legal move (the pass when there is none and the game goes on); {} when over."""
+        if legal:
+            return {move: self.play(words, move, at) for move in _bits(legal)}
+        if self.result(words, at) == ONGOING:
+            return {PASS: self.pass_turn(words, at)}
+        return {}
+
+    def check_image(self, image: _Image, words: tuple[int, ...], legal: int,
+                    successors: dict[int, tuple[int, ...]]) -> None:
+        """That the rules at `image`'s image of the position give the images of what they give at it."""
+        mapped = image(words)
+        at = self.at(mapped, image=image.symmetry)
+        law = f"breaks the declared symmetry {image.symmetry.value}:"
+        mapped_legal = self.legal(mapped, at)
+        if bin(mapped_legal).count("1") != bin(legal).count("1"):
+            raise self.fail("legal()", f"{law} {bin(mapped_legal).count('1')} moves here but "
+                            f"{bin(legal).count('1')} at the original", at)
+        if not legal:
+            code, mapped_code = self.result(words, self.at(words)), self.result(mapped, at)
+            if code != mapped_code:
+                raise self.fail("result()", f"{law} {RESULT_NAMES[mapped_code]} here but "
+                                f"{RESULT_NAMES[code]} at the original", at)
+        reached = self.successors(mapped, mapped_legal, at)
+        expected = {move: image(child) for move, child in successors.items()}
+        function = "play()" if legal else "pass_turn()"
+        for move, child in expected.items():
+            if child not in reached.values():
+                raise self.fail(function, f"{law} no move here reaches the image of the position after "
+                                f"{self.game.board.move_name(move)} at the original", at)
+        for move, child in reached.items():
+            if child not in expected.values():
+                raise self.fail(function, f"{law} move {self.game.board.move_name(move)} here reaches a position "
+                                "that is no image of one reached at the original", at)
+        self.imaged += 1
+
+    def prolonging(self, successors: dict[int, tuple[int, ...]]) -> list[int]:
+        """The moves after which the game goes on (all of them when none does)."""
+        going_on = []
+        for move, child in sorted(successors.items()):
+            at = self.at(child, then=(move,))
+            if self.legal(child, at) or self.result(child, at) == ONGOING:
+                going_on.append(move)
+        return going_on or sorted(successors)
+
+    # --- a random game -----------------------------------------------------------------------------------
+
+    def playout(self, rng: random.Random, prolong: bool) -> int:
+        """Play one random game from the start, checking each position; its length in plies. With `prolong`,
+        moves that end the game are played only when all do (long games test the declared bound)."""
+        words = self.start()
+        self.moves = []
+        while True:
+            at = self.at(words)
+            legal = self.legal(words, at)
+            successors = self.successors(words, legal, at)
+            self.positions += 1
+            if legal and callable(getattr(self.rules, "estimate", None)):
+                self.estimate(words, at)
+            for image in self.images:
+                self.check_image(image, words, legal, successors)
+            if not successors:
+                return len(self.moves)
+            if len(self.moves) == self.game.max_plies:
+                raise RulesError(f"{self.game.name}: rules self-check: a game went past {self.game.max_plies} plies "
+                                 f"({at.describe(self.game.board)}): declare the longest game as max_plies in the "
+                                 "GameSpec (by default one move per cell)")
+            move = rng.choice(self.prolonging(successors) if prolong else sorted(successors))
+            self.moves.append(move)
+            words = successors[move]
+
+
+def self_check(game: Game, playouts: int = ON_LOAD, seed: int = SEED,
+               progress: Callable[[int], None] | None = None) -> Report:
+    """Check `game`'s rules on `playouts` random games from the start (a :class:`RulesError` at the first
+    broken promise); what was checked. `progress` is told how many games are done after each."""
+    started = time.perf_counter()
+    checker = _Checker(game)
+    rng = random.Random(seed)
+    longest = 0
+    for done in range(1, playouts + 1):
+        longest = max(longest, checker.playout(rng, prolong=done % 2 == 0))
+        if progress is not None:
+            progress(done)
+    return Report(game=game.name, playouts=playouts, positions=checker.positions, moves=checker.played,
+                  images=checker.imaged, longest=longest, max_plies=game.max_plies,
+                  symmetries=tuple(symmetry.value for symmetry in game.symmetries),
+                  seconds=time.perf_counter() - started)
