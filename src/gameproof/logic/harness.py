@@ -5,9 +5,9 @@ Run under a symbolic context (:func:`check`), a harness builds a circuit: ``any_
 assumptions made before it. Run under a concrete context (:func:`replay`), the same function gets plain
 ints, so every witness the solver finds is confirmed on ordinary Python before it is reported.
 
-A harness must check something: one that reaches no ``verify``/``cover`` whose condition is symbolic (built
-from its inputs: not None, nor a plain Python bool worked out without them) raises
-:class:`~gameproof.logic.untraceable.Untraceable` rather than report "verified".
+:func:`check` refuses a harness that checks nothing: one that reaches no ``verify``/``cover`` whose condition
+is symbolic (built from its inputs, not a plain Python bool worked out without them) is reported as an
+error, not "verified". A condition that is None (a helper that returned nothing) is refused when tracing.
 """
 
 from __future__ import annotations
@@ -297,7 +297,6 @@ def trace(harness: Harness) -> Traced:
     symbolic = _Symbolic()
     _run(harness, symbolic)
     circuit, props = symbolic.circuit, symbolic.properties
-    _require_checks(harness, props)
     findings = [circuit.and_(p.assumed, p.cond if p.kind == "cover" else p.cond ^ 1) for p in props]
     any_finding = circuit.or_all(findings)
     circuit, mapping = propagate_units(circuit, props[0].assumed if props else TRUE)
@@ -342,6 +341,7 @@ def check(harness: Harness, solver: str = DEFAULT_SOLVER, seconds: float | None 
     try:
         with _time_limit(seconds):
             traced = trace(harness)
+        _require_checks(harness, traced.properties)
     except _TimeUp:
         return Report(Outcome.UNKNOWN, "time limit reached while tracing the harness", None, [])
     except Untraceable as error:
