@@ -173,3 +173,11 @@ def test_a_rule_returning_no_position_is_named(tmp_path, capsys):
     assert main(["reach", game, "--plies", "1", "--where", f"{predicate}::any_position"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "play() returned Word" in err and "domineering_variant.py:" in err
+
+
+def test_a_predicate_helper_is_guarded_too(tmp_path, capsys):
+    predicate = tmp_path / "helped.py"
+    predicate.write_text("def empty(word):\n    return word is len('')\n\n\n"
+                         "def helped(covered, to_move):\n    return empty(covered)\n")
+    assert main(["reach", f"{DOMINEERING}:3,3", "--plies", "2", "--where", f"{predicate}::helped"]) == 2
+    assert "helped.py:2: `is`" in capsys.readouterr().err

@@ -292,3 +292,13 @@ def test_dimacs_of_a_harness_with_a_non_ascii_name(harness_file, tmp_path, capsy
     out = tmp_path / "out.cnf"
     assert main(["check", f"{harness_file}::ƒ", "--dimacs", str(out)]) == 0
     assert out.read_text(encoding="ascii").startswith("c gameproof check: \\u0192\n")
+
+
+def test_loading_a_harness_guards_a_copy_of_its_module(harness_file):
+    from gameproof.loading import import_file
+    from gameproof.logic.harness import load_harness
+
+    harness = load_harness(f"{harness_file}::helper_uses_identity")
+    module = import_file(harness_file)
+    assert harness.__globals__["is_zero"] is not module.is_zero  # the copy's helper is guarded
+    assert not hasattr(module.is_zero, "gp_rewritten") and not hasattr(module.helper_uses_identity, "gp_rewritten")

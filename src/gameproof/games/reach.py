@@ -191,8 +191,8 @@ def _naturalised(predicate: Predicate) -> Predicate:
     """`predicate` with ``@natural`` control flow (as written when Python has no source for it)."""
     from gameproof.logic.natural import NaturalError, natural
 
-    try:
-        return natural(getattr(predicate, "__wrapped__", predicate))
+    try:  # in the namespace of a predicate loaded from a file: its helpers refuse what cannot be traced
+        return natural(getattr(predicate, "__wrapped__", predicate), namespace=getattr(predicate, "__globals__", None))
     except NaturalError:
         return predicate
 

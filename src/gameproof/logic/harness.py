@@ -30,7 +30,7 @@ from gameproof.logic.circuit import FALSE, TRUE, Circuit
 from gameproof.logic.cnf import Cnf, Encoding, tseitin
 from gameproof.logic.dimacs import write_dimacs
 from gameproof.logic.drat import ProofCheck, check_drat, find_drat_trim, proof_json
-from gameproof.logic.natural import guard, guard_module
+from gameproof.logic.natural import guard, guarded_namespace
 from gameproof.logic.simplify import propagate_units
 from gameproof.logic.solvers import DEFAULT_SOLVER, Solver, open_solver
 from gameproof.logic.untraceable import Untraceable, function_site
@@ -453,13 +453,12 @@ def _summarise(results: list[PropertyResult]) -> Report:
 
 
 def load_harness(spec: str) -> Harness:
-    """The function named by ``FILE.py::FUNCTION``; BadInput (one line) when it cannot be loaded."""
+    """The function named by ``FILE.py::FUNCTION``, from its module's :func:`guarded_namespace`; BadInput (one
+    line) when it cannot be loaded."""
     path_text, sep, function = spec.rpartition("::")
     if not sep or not path_text or not function:
         raise BadInput(f"expected FILE.py::FUNCTION, got {spec!r}")
-    module = import_file(path_text)
-    guard_module(module)
-    harness = getattr(module, function, None)
+    harness = guarded_namespace(import_file(path_text)).get(function)
     if not callable(harness):
         raise BadInput(f"{path_text} has no function {function!r}")
     return harness

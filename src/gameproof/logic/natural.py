@@ -390,30 +390,35 @@ def is_true(value: object) -> bool:
 # --- the rewriting ----------------------------------------------------------------------------------
 
 
-def natural(function: F) -> F:
-    """Rewrite ``function`` so that its control flow also works on symbolic values (see the module doc)."""
+def natural(function: F, *, namespace: dict[str, Any] | None = None) -> F:
+    """Rewrite ``function`` so that its control flow also works on symbolic values (see the module doc);
+    ``namespace`` replaces its globals (a :func:`guarded_namespace`)."""
     if isinstance(function, (staticmethod, classmethod)) or not inspect.isfunction(function):
         raise NaturalError("@natural takes a plain function (put it closest to the def)")
-    return _recompile(function, _Rewriter(function.__globals__), Rewritten.NATURAL)
+    namespace = function.__globals__ if namespace is None else namespace
+    return _recompile(function, _Rewriter(namespace), Rewritten.NATURAL, namespace)
 
 
-def guard(function: F) -> F:
+def guard(function: F, namespace: dict[str, Any] | None = None) -> F:
     """``function`` with only the refusals of :class:`_Guard` (identity, id, type, repr...) put in; as it is
     when it is no plain undecorated function, has been rewritten already, or Python cannot find its source."""
     if not inspect.isfunction(function) or hasattr(function, "__wrapped__"):
         return function
     try:
-        return _recompile(function, _Guard(), Rewritten.GUARD)
+        return _recompile(function, _Guard(), Rewritten.GUARD,
+                          function.__globals__ if namespace is None else namespace)
     except NaturalError:
         return function
 
 
-def guard_module(module: types.ModuleType) -> None:
-    """Replace each function defined in ``module`` by its :func:`guard` version, in place, so that the
-    functions find each other's guarded versions."""
-    for name, value in list(vars(module).items()):
+def guarded_namespace(module: types.ModuleType) -> dict[str, Any]:
+    """A copy of ``module``'s globals in which each function it defines is its :func:`guard` version, so
+    that they call each other's guarded versions (the module itself, which a game may share, is untouched)."""
+    namespace = dict(vars(module))
+    for name, value in vars(module).items():
         if inspect.isfunction(value) and value.__module__ == module.__name__ and value.__name__ == name:
-            setattr(module, name, guard(value))
+            namespace[name] = guard(value, namespace)
+    return namespace
 
 
 class Rewritten(enum.Enum):
@@ -423,7 +428,7 @@ class Rewritten(enum.Enum):
     GUARD = "guard"
 
 
-def _recompile(function: F, rewriter: ast.NodeTransformer, how: Rewritten) -> F:
+def _recompile(function: F, rewriter: ast.NodeTransformer, how: Rewritten, namespace: dict[str, Any]) -> F:
     """``function`` compiled again from its source after ``rewriter`` (in its own file and lines)."""
     try:
         source = textwrap.dedent(inspect.getsource(function))
@@ -457,7 +462,7 @@ def _recompile(function: F, rewriter: ast.NodeTransformer, how: Rewritten) -> F:
     cells = dict(zip(freevars, function.__closure__ or ()))
     runtime = types.CellType(_runtime_namespace())
     closure = tuple(cells.get(name, runtime) for name in inner.co_freevars)
-    rewritten = types.FunctionType(inner, function.__globals__, function.__name__, function.__defaults__, closure)
+    rewritten = types.FunctionType(inner, namespace, function.__name__, function.__defaults__, closure)
     rewritten.__kwdefaults__ = function.__kwdefaults__
     rewritten.__dict__.update(function.__dict__)
     for attribute in ("__module__", "__qualname__", "__doc__", "__annotations__"):
