@@ -134,6 +134,7 @@ WRONG_PREDICATES = {
     "complement below zero": "return ~covered < 0",
     "returns nothing": "covered == 0",
     "ignores the position": "return True",
+    "returns a word": "return covered & 1",
 }
 
 

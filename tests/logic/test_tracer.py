@@ -193,6 +193,8 @@ REFUSED = {
     ">= 0": "return x >= 0",
     "set member": "return x in {1, 2}",
     "bool()": "return bool(x)",
+    "iterate": "return any(x)",
+    "in a word": "return 1 in x",
 }
 
 

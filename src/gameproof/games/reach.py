@@ -102,9 +102,10 @@ def _condition(predicate: Predicate, value: Any, position: tuple[Any, ...]) -> B
     name = getattr(getattr(predicate, "func", predicate), "__name__", "the predicate")
     if isinstance(value, Bit):
         return value
-    if value is None:
-        raise Untraceable(f"predicate {name} returned None", "return a condition on the position, such as "
-                          "`covered == 0` (did a path end without `return`?)", function_site(predicate))
+    if value is None or isinstance(value, Word):
+        raise Untraceable(f"predicate {name} returned {'None' if value is None else 'a Word'}", "return a "
+                          "condition on the position, such as `covered == 0` (did a path end without `return`?)",
+                          function_site(predicate))
     if any(isinstance(v, (Word, Bit)) and v.circuit is not None for v in position):
         raise Untraceable(f"predicate {name} returned the plain {type(value).__name__} {value!r}"[:120],
                           "the position is symbolic, so an answer that does not depend on it was worked out "

@@ -16,7 +16,7 @@ for debugging: it shows ``symbolic`` and never a value.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Union
 
 from gameproof.logic.circuit import FALSE, TRUE, Circuit
@@ -162,6 +162,10 @@ class Word:
     def __getitem__(self, index: int) -> Bit:
         """Bit ``index`` (0 is the least significant)."""
         return Bit(self.circuit, self.bits[index])
+
+    def __iter__(self) -> Iterator[Bit]:
+        raise Untraceable("iterating over a symbolic Word (a for loop, list(), any(), `in`)",
+                          "an int is not a sequence: take its bits with w[i] for i in range(w.width)")
 
     def __repr__(self) -> str:
         value = self.value
