@@ -1,4 +1,7 @@
 # Two commands on a fresh machine: `make demo` and `make test`.
+# `make demo` installs gameproof alone (numba, PySAT, dratify, rich, Textual); `make test` adds the test
+# extras and Ray (for the tests of `--backend ray`); `make bench` adds z3. Each set is installed once
+# (a stamp file in .venv per set), and again when pyproject.toml changes.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -10,17 +13,21 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: $(BIN)/python pyproject.toml
+$(VENV)/.installed-demo: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,ray]'
 	touch $@
 
-demo: $(VENV)/.installed
+demo: $(VENV)/.installed-demo
 	$(BIN)/gameproof demo
 
-test: $(VENV)/.installed
+test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/run_all.py
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
+import gzip
 import hashlib
 import io
+import json
 import os
 import signal
 import sqlite3
@@ -66,6 +69,39 @@ def checked(argv: list[str], place: Path, writes: bool = False) -> Run:
     return run
 
 
+#: A game whose moves (bits 4 and 5: take one token or two) are no cells of the 1x4 board that shows the tokens.
+TOKENS_GAME = '''import sys
+from gameproof.games.declaration import LOSS, Board, GameSpec, Symmetry
+ONE, TWO = 1 << 4, 1 << 5
+def start():
+    return (0b1111, 0)
+def legal(tokens, other):
+    if tokens == 0:
+        return 0
+    if tokens == 1:
+        return ONE
+    return ONE | TWO
+def play(tokens, other, move):
+    if move == ONE:
+        return (tokens >> 1, other)
+    return (tokens >> 2, other)
+def result(tokens, other):
+    return LOSS
+GAME = GameSpec(name="tokens", rules=sys.modules[__name__], summary="take one or two tokens",
+                board=lambda: Board(1, 4), symmetries=(Symmetry.IDENTITY,), perspective=False)
+'''
+
+
+def renamed_certificate(source: Path, target: Path, game: str) -> None:
+    """Copy the certificate at `source` to `target` with another game named in its header."""
+    with gzip.open(source, "rb") as read:
+        header, rest = read.read().split(b"\n", 1)
+    fields = json.loads(header)
+    fields["game"] = game
+    with gzip.open(target, "wb") as write:
+        write.write(json.dumps(fields, ensure_ascii=False).encode() + b"\n" + rest)
+
+
 @pytest.fixture(scope="module")
 def place(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder of inputs: a real book, files that are not books, puzzles, broken harnesses, a folder."""
@@ -79,6 +115,10 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "exits.py").write_text("import sys\ndef h():\n    sys.exit(0)\n")
     (folder / "broken.py").write_text("def f(:\n")
     (folder / "folder").mkdir()
+    (folder / "folder.py").mkdir()
+    (folder / "tokens.py").write_text(TOKENS_GAME)
+    assert invoke(["solve", "mnk:3,3,3", "--certificate", str(folder / "ttt.cert"), "--quiet"]).code == 0
+    renamed_certificate(folder / "ttt.cert", folder / "superscript.cert", "mnk:\u00b2,3,3")
     with contextlib.closing(sqlite3.connect(folder / "other.db")) as other:
         other.execute("CREATE TABLE notes (text)")
         other.commit()
@@ -120,6 +160,25 @@ BAD_INPUT = [
     (["sudoku", "solve", "0" * 300], "got 300 characters"),
     (["render", "othello", "f5", "--svg", "{place}/missing/x.svg"], "no folder"),
     (["othello", "show", "f5", "--svg", "-", "--json"], "--svg -"),
+    # issue 24: game names in other digits than 0-9, partial parameters, folders, bounds, files that cannot be filled
+    (["solve", "mnk:\u00b2,3,3"], "mnk takes 3 whole-number parameters: mnk:ROWS,COLS,K (e.g. mnk:3,3,3)"),
+    (["perft", "mnk:\u00b2,3,3", "1"], "got '\u00b2,3,3'"),
+    (["perft", "mnk:\u0663,3,3", "1"], "mnk takes 3"),  # an Arabic-Indic 3
+    (["solve", "mnk:3,3,3", "--moves", "a\u00b2"], "not a cell"),
+    (["certificate", "check", "{place}/superscript.cert"], "mnk takes 3"),
+    (["perft", "connect4:5", "1"],
+     "connect4 takes 2 whole-number parameters: connect4:WIDTH,HEIGHT (e.g. connect4:7,6)"),
+    (["perft", "mnk-misere:4,4", "1"], "mnk-misere takes 3"),
+    (["perft", "connect4:5,", "1"], "connect4 takes 2"),
+    (["solve", "{place}/folder.py"], "folder.py is a folder"),
+    (["check", "{place}/folder.py::h"], "folder.py is a folder"),
+    (["games", "nosuch"], "unknown game 'nosuch'"),
+    (["reach", "connect4:4,4", "--plies", "201", "--where", f"{FACTOR}::factor"], "between 0 and 200, got 201"),
+    (["othello", "reach", "--legal-moves", "5", "--plies", "201"], "between 0 and 200, got 201"),
+    (["render", "{place}/tokens.py", "--values", "--svg", "-"], ""),  # was a KeyError
+    (["tui", "{place}/tokens.py"], ""),
+    (["render", "mnk:3,3,3", "--svg", "{place}/\ud800.svg"], "is not valid text"),
+    (["check", f"{FACTOR}::factor", "--dimacs", "\ud800.cnf"], "is not valid text"),
 ]
 
 
@@ -128,6 +187,20 @@ BAD_INPUT = [
 def test_bad_input_is_one_line_exit_2_and_changes_nothing(place, argv, message):
     run = checked([word.replace("{place}", str(place)) for word in argv], place)
     assert run.code == 2 and message in run.err
+
+
+@pytest.mark.parametrize("argv", [["check", f"{FACTOR}::factor"], ["othello", "reach", "--legal-moves", "5",
+                                                                    "--plies", "2"]], ids=["check", "othello reach"])
+def test_a_dimacs_file_the_disk_cannot_hold_is_named(tmp_path, monkeypatch, argv):
+    """As `--dimacs /dev/full` fails (simulated: renaming a finished file onto a device would replace it)."""
+
+    def disk_full(*_):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("gameproof.logic.dimacs._format_clauses", disk_full)
+    run = invoke([*argv, "--dimacs", "full.cnf"])
+    assert run.code == 2 and run.err == "gameproof: error: full.cnf: No space left on device\n"
 
 
 def test_othello_reachable_without_a_position_does_not_ask_for_a_record(place):
@@ -173,6 +246,85 @@ def test_every_command_says_its_exit_codes():
         assert "exit codes: 0 " in leaf.format_help().replace("\n", " "), leaf.prog
         assert leaf.description, leaf.prog
     assert "3 unknown" in parser.format_help().replace("\n", " ")
+
+
+def group_parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """`parser` and every parser below it that holds subcommands."""
+    groups, todo = [], [parser]
+    while todo:
+        current = todo.pop()
+        for action in current._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                groups.append(current)
+                todo.extend(action.choices.values())
+    return groups
+
+
+def test_every_group_of_commands_ends_its_help_with_every_exit_code():
+    groups = group_parsers(build_parser())
+    assert {group.prog for group in groups} >= {"gameproof", "gameproof othello", "gameproof mnk", "gameproof mnk book"}
+    for group in groups:
+        help_text = " ".join(group.format_help().split())
+        codes = help_text[help_text.index("exit codes: "):]
+        for code in ("0 success", "1 a finding", "2 bad input", "3 unknown", "4 the --proof", "130 interrupted",
+                     "143 terminated"):
+            assert code in codes, (group.prog, code)
+
+
+def test_top_level_help_says_what_othello_holds_and_how_solve_searches():
+    help_text = " ".join(invoke(["--help"]).out.split())
+    othello_line = help_text[help_text.index("othello "):help_text.index(" mnk ")]
+    for command in ("perft", "reach", "reachable", "equivalence", "cubes"):
+        assert command in othello_line
+    assert "df-pn or alpha-beta" in help_text[help_text.index("solve "):help_text.index(" perft ")]
+
+
+def test_results_check_help_lists_every_result_name():
+    from gameproof.results import RESULTS
+
+    help_text = invoke(["results", "check", "--help"]).out
+    assert all(result.name in help_text.split() for result in RESULTS)
+
+
+def test_games_name_describes_a_built_in_game(place):
+    text = checked(["games", "connect4:5,4"], place).out
+    for line in ("connect4:5,4: Connect Four", "usage: connect4:WIDTH,HEIGHT (default connect4:7,6)",
+                 "width = 5 (4..16, default 7", "board: 4 rows x 5 columns (20 cells)",
+                 "symmetries: identity, mirror-cols",
+                 "engine: alphabeta", "notation: moves named by column (a b c …)"):
+        assert line in text
+    described = json.loads(checked(["games", "othello", "--json"], place).out)
+    assert described["name"] == "othello:8" and described["aliases"] == ["reversi"] and described["passes"]
+    assert described["board"] == {"rows": 8, "cols": 8, "cells": 64} and len(described["symmetries"]) == 8
+    assert described["engine"] == "dfpn" and described["notation"] == "cell" and described["chosen"] == {"n": 8}
+
+
+def test_game_parameters_are_all_or_none():
+    from gameproof.games.registry import specs
+
+    connect4 = specs()["connect4"]
+    assert connect4.parse_parameters("") == {"width": 7, "height": 6}
+    assert connect4.parse_parameters(" 5, 4 ") == {"width": 5, "height": 4}
+    for partial in ("5", "5,", ",4", "5,4,3", "\u00b2,4", "5,\uff14"):  # the last a fullwidth 4
+        with pytest.raises(ValueError, match="connect4 takes 2 whole-number parameters"):
+            connect4.parse_parameters(partial)
+
+
+def test_a_typed_square_takes_only_the_digits_0_to_9():
+    from gameproof.tui.keys import SquareEntry
+
+    entry = SquareEntry(rows=3, cols=3)
+    entry.push("b")
+    assert not entry.accepts("\u00b2") and entry.accepts("2") and entry.push("2") == "b2"
+
+
+def test_a_file_name_stdout_cannot_encode_is_printed_escaped(tmp_path):
+    puzzles = tmp_path / "p\udcff.txt"  # the bytes b"p\xff.txt": not UTF-8
+    puzzles.write_text("1...3..2...3..2.\n")
+    done = subprocess.run([sys.executable, "-m", "gameproof", "sudoku", "solve", str(puzzles)], capture_output=True,
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8"})  # a strict UTF-8 standard output
+    assert done.returncode == 0 and done.stderr == b""
+    assert b"p\\udcff.txt:1: 1234341221434321" in done.stdout
 
 
 def test_check_help_names_the_default_solver():

@@ -32,15 +32,33 @@ class _CommandParser(_Parser):
     def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                          namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
         argv = list(sys.argv[1:] if args is None else args)
+        _refuse_unencodable(argv)
         return super().parse_known_args(with_game_subcommand(self, argv), namespace)
+
+
+def _refuse_unencodable(argv: list[str]) -> None:
+    """BadInput for an argument that is no text a file name or a message can hold (a lone surrogate that no
+    command line gives: those decode from bytes to U+DC80..U+DCFF, which encode back)."""
+    for argument in argv:
+        try:
+            os.fsencode(argument)
+        except UnicodeEncodeError:
+            raise BadInput(f"argument {ascii(argument)} is not valid text") from None
+
+
+def _escape_unencodable_output() -> None:
+    """Print what the output streams' encoding cannot hold (a file name from bytes that are not UTF-8, under a
+    strict UTF-8 locale) as backslash escapes instead of failing."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _CommandParser(
         prog="gameproof",
         description="Answer hard questions about games and puzzles: rules in Python, reasoning by SAT and search.",
-        epilog=exit_codes("success (verified, sat, reachable)", "a finding (counterexample, unsat, unreachable)",
-                          unknown=True) + " Every command's --help says which it uses.",
+        epilog=_group_exit_codes(),
     )
     parser.add_argument("-V", "--version", action="version", version=f"gameproof {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
@@ -51,16 +69,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _complete_help(parser: argparse.ArgumentParser) -> None:
-    """Give every subcommand a description (its one-line help, where it has none) and every command that
-    runs something an epilog with its exit codes (:func:`exit_codes` where it declares none of its own)."""
+    """Give every subcommand a description (its one-line help, where it has none) and an epilog with its exit
+    codes where it declares none of its own (:func:`exit_codes`; for a group, every code a command may use)."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for choice in action._choices_actions:
                 sub = action.choices[choice.dest]
                 sub.description = sub.description or f"{choice.help[0].upper()}{choice.help[1:]}."
                 _complete_help(sub)
-    if not _subcommands(parser) and parser.epilog is None:
-        parser.epilog = exit_codes()
+    if parser.epilog is None:
+        parser.epilog = _group_exit_codes() if _subcommands(parser) else exit_codes()
+
+
+def _group_exit_codes() -> str:
+    """The exit codes of a command that holds others: those any command may use (each names its own)."""
+    return (exit_codes("success (verified, sat, reachable)", "a finding (counterexample, unsat, unreachable)",
+                       unknown=True, proof=True) + " Each command's --help says which it uses.")
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -91,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
     try:
+        _escape_unencodable_output()
         args = build_parser().parse_args(argv)
         return args.handler(args)
     except BadInput as error:

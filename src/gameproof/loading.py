@@ -16,7 +16,7 @@ def import_file(path: str | Path) -> ModuleType:
     The module is in ``sys.modules`` while it runs, so it can name itself (``sys.modules[__name__]``)."""
     path = Path(path)
     if not path.is_file():
-        raise BadInput(f"no such file: {path}")
+        raise BadInput(f"{path} is a folder, not a Python file" if path.is_dir() else f"no such file: {path}")
     module_name = f"_gameproof_file_{abs(hash(str(path.resolve())))}"
     module = sys.modules.get(module_name)
     if module is not None:

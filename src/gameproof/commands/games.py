@@ -12,6 +12,8 @@ from gameproof.errors import BadInput
 from gameproof.games.declaration import Engine
 
 if TYPE_CHECKING:
+    from gameproof.games.declaration import GameSpec
+    from gameproof.games.game import Game
     from gameproof.games.state import RulesState
     from gameproof.search.dfpn import Options
 
@@ -19,17 +21,20 @@ GAME_HELP = "a game name such as connect4:6,5 or othello:6 (see `gameproof games
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    listing = commands.add_parser("games", help="list the games every generic command takes",
+    listing = commands.add_parser("games", help="list the games every generic command takes, or describe one",
                                   description="The declared games: built in, from installed packages (entry-point "
-                                  "group gameproof.games), with their parameters and defaults.")
-    listing.add_argument("file", nargs="?", metavar="FILE.py", help="list the games declared in this file instead")
+                                  "group gameproof.games), with their parameters and defaults. Given a game's name, "
+                                  "what it declares: parameters, board, symmetries, engine, notation.")
+    listing.add_argument("file", nargs="?", metavar="GAME|FILE.py",
+                         help="describe this game (e.g. connect4 or connect4:5,4), or list the games declared in "
+                         "this file")
     listing.add_argument("--json", action="store_true", help="one JSON document on stdout")
     listing.set_defaults(handler=run_games)
 
-    solve = commands.add_parser("solve", help="exact value of a position of any game, and of each move (df-pn)",
+    solve = commands.add_parser("solve", help="exact value of a position and its moves (df-pn or alpha-beta)",
                                 description="Exact value (win/draw/loss for the side to move) of a position of any "
-                                "declared game, and the value of every legal move, by df-pn over kernels derived from "
-                                "the game's rules.")
+                                "declared game, and the value of every legal move, by df-pn or alpha-beta (the game's "
+                                "own choice unless --engine says) over kernels derived from the game's rules.")
     solve.add_argument("game", metavar="GAME", help=GAME_HELP)
     solve.add_argument("--moves", default="", help='moves played so far, e.g. "d c d" (Connect Four) or "c4 e3"')
     solve.add_argument("--value-only", action="store_true", help="skip the value of each move (faster when the mover wins)")
@@ -54,13 +59,13 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run_games(args: argparse.Namespace) -> int:
     from gameproof.games.registry import games_in_file, specs
 
+    if args.file and not args.file.endswith(".py"):
+        return _describe_game(args)
     declared = games_in_file(args.file) if args.file else [s for n, s in sorted(specs().items()) if n == s.name]
     rows = []
     for spec in declared:
         rows.append({"name": spec.name, "usage": spec.usage, "example": spec.example, "summary": spec.summary,
-                     "aliases": list(spec.aliases),
-                     "parameters": [{"name": p.name, "default": p.default, "min": p.minimum, "max": p.maximum,
-                                     "help": p.help} for p in spec.parameters]})
+                     "aliases": list(spec.aliases), "parameters": _parameters(spec)})
     if args.json:
         from gameproof.commands._output import print_json
 
@@ -74,11 +79,77 @@ def run_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parameters(spec: GameSpec) -> list[dict[str, Any]]:
+    return [{"name": p.name, "default": p.default, "min": p.minimum, "max": p.maximum, "help": p.help}
+            for p in spec.parameters]
+
+
+def _describe_game(args: argparse.Namespace) -> int:
+    """What a game (one parameter set; the defaults unless named) declares, for `gameproof games NAME`."""
+    from gameproof.games.registry import load_game
+
+    game = load_game(args.file)
+    spec = game.spec
+    board = game.board
+    described = {
+        "name": game.name, "usage": spec.usage, "example": spec.example, "summary": spec.summary,
+        "aliases": list(spec.aliases), "parameters": _parameters(spec), "chosen": game.parameters,
+        "board": {"rows": board.rows, "cols": board.cols, "cells": board.rows * board.cols},
+        "symmetries": [symmetry.value for symmetry in game.symmetries], "engine": spec.engine.value,
+        "notation": spec.notation.value, "players": list(spec.player_names), "passes": game.has_passes,
+    }
+    if args.json:
+        from gameproof.commands._output import print_json
+
+        print_json(described)
+        return 0
+    from gameproof.commands._output import console
+
+    parameters = "; ".join(f"{p['name']} = {game.parameters[p['name']]} ({p['min']}..{p['max']}, default "
+                           f"{p['default']}{': ' + p['help'] if p['help'] else ''})" for p in described["parameters"])
+    lines = [
+        f"{game.name}: {spec.summary}",
+        f"usage: {spec.usage} (default {spec.example})" + "".join(f"; also called {alias}" for alias in spec.aliases),
+        f"parameters: {parameters or 'none'}",
+        f"board: {board.rows} rows x {board.cols} columns ({board.rows * board.cols} cells)",
+        f"players: {' then '.join(spec.player_names)}{'; a side with no move passes' if game.has_passes else ''}",
+        f"symmetries: {', '.join(described['symmetries'])}",
+        f"engine: {spec.engine.value} (what `gameproof solve` uses unless --engine says otherwise)",
+        f"notation: moves named by {spec.notation.value} ({_notation_example(game)})",
+    ]
+    out = console()
+    for line in lines:
+        out.print(line, markup=False, soft_wrap=True)
+    return 0
+
+
+def _notation_example(game: Game) -> str:
+    """The names of the first legal moves of the start position that are cells, e.g. ``a b c …`` or ``a1 b1 c1 …``."""
+    from gameproof.games.state import RulesState
+
+    state = RulesState(game)
+    cells = set(game.board.cells)
+    named = [state.move_name(move) for move in state.legal_moves() if move in cells]
+    return " ".join(named[:3]) + " …" * (len(named) > 3) or "no first move is a cell"
+
+
 def _state(args: argparse.Namespace):
     from gameproof.games.registry import load_game
     from gameproof.games.state import RulesState
 
     return RulesState(load_game(args.game), args.moves)
+
+
+def require_moves_on_cells(state: RulesState, what: str) -> None:
+    """BadInput when a legal move of `state` is no cell of its board, for `what`, which shows each move on its cell."""
+    from gameproof.games.declaration import PASS
+
+    board = state.game.board
+    cells = set(board.cells)
+    off_board = [move for move in state.legal_moves() if move != PASS and move not in cells]
+    if off_board:
+        raise BadInput(f"{what} shows each move on its cell, but move {off_board[0]} of {state.game.name} is no cell "
+                       f"of its {board.rows}x{board.cols} board")
 
 
 def run_solve(args: argparse.Namespace) -> int:

@@ -16,7 +16,8 @@ from gameproof.errors import BadInput
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    parser = commands.add_parser("othello", help="Othello: perft, positions", description=__doc__)
+    parser = commands.add_parser("othello", help="Othello: perft, positions, reach (SAT), reachable, equivalence, "
+                                 "cubes", description=__doc__)
     sub = parser.add_subparsers(dest="othello_command", required=True, metavar="COMMAND")
 
     perft = sub.add_parser(

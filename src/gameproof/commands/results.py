@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from gameproof.commands._output import exit_codes
 
@@ -12,15 +13,24 @@ def register(commands: argparse._SubParsersAction) -> None:
     sub = parser.add_subparsers(dest="results_command", required=True, metavar="COMMAND")
     check = sub.add_parser(
         "check", help="re-check every result (or those named) by its certificate",
-        description="Re-solve each result, write its certificate and have the independent checker accept it "
-        "(game values: the pure-Python certificate checker, plain minimax on small boards, the mirror argument "
-        "on even misère boards; Othello: the witness replayed and the next value refuted with a checked DRAT "
-        "proof).",
-        epilog=exit_codes("every result holds", "some result does not hold (named)"))
-    check.add_argument("names", nargs="*", metavar="NAME", help="results to check (default: all)")
+        description=textwrap.fill(
+            "Re-solve each result, write its certificate and have the independent checker accept it (game values: "
+            "the pure-Python certificate checker, plain minimax on small boards, the mirror argument on even misère "
+            "boards; Othello: the witness replayed and the next value refuted with a checked DRAT proof).", 79),
+        epilog=_result_names() + "\n\n" + exit_codes("every result holds", "some result does not hold (named)"),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    check.add_argument("names", nargs="*", metavar="NAME", help="results to check (default: all; named below)")
     check.add_argument("--small", action="store_true", help="only the quick ones (those `make test` checks)")
     check.add_argument("--json", action="store_true", help="one JSON document on stdout")
     check.set_defaults(handler=run_check)
+
+
+def _result_names() -> str:
+    """The names `results check` takes, wrapped without breaking a name at its hyphens."""
+    from gameproof.results import RESULTS
+
+    names = " ".join(result.name for result in RESULTS)
+    return textwrap.fill(f"results: {names}", 79, break_on_hyphens=False, break_long_words=False)
 
 
 def run_check(args: argparse.Namespace) -> int:

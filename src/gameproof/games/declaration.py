@@ -129,7 +129,7 @@ class Board:
     def parse_cell(self, text: str) -> int:
         """Bit of an ``a1``-style cell name; BadInput when it is off the board."""
         text = text.strip().lower()
-        if len(text) >= 2 and text[0].isalpha() and text[1:].isdigit():
+        if len(text) >= 2 and text[0].isalpha() and is_ascii_number(text[1:]):
             col, row = ord(text[0]) - ord("a"), int(text[1:]) - 1
             if 0 <= col < self.cols and 0 <= row < self.rows:
                 return self.bit(row, col)
@@ -203,14 +203,22 @@ class GameSpec:
         return f"{self.name}:{','.join(str(p.default) for p in self.parameters)}"
 
     def parse_parameters(self, text: str) -> dict[str, int]:
-        """Parameters from the part of a name after ``:`` (empty for the defaults)."""
-        values = [v.strip() for v in text.split(",")] if text.strip() else []
-        if len(values) > len(self.parameters) or not all(v.isdigit() for v in values):
-            raise BadInput(f"{self.name} takes {len(self.parameters)} whole-number parameter(s): {self.usage}")
+        """Parameters from the part of a name after ``:``: all of them, or none (empty) for the defaults."""
+        if not text.strip():
+            return {parameter.name: parameter.default for parameter in self.parameters}
+        values = [value.strip() for value in text.split(",")]
+        if len(values) != len(self.parameters) or not all(is_ascii_number(value) for value in values):
+            count = len(self.parameters)
+            raise BadInput(f"{self.name} takes {count} whole-number parameter{'s' * (count != 1)}: {self.usage} "
+                           f"(e.g. {self.example}), or none for the defaults; got {text!r}")
         chosen = {}
-        for index, parameter in enumerate(self.parameters):
-            value = int(values[index]) if index < len(values) else parameter.default
+        for parameter, value in zip(self.parameters, map(int, values), strict=True):
             if not parameter.minimum <= value <= parameter.maximum:
                 raise BadInput(f"{self.name}: {parameter.name} must be {parameter.minimum}..{parameter.maximum}, not {value}")
             chosen[parameter.name] = value
         return chosen
+
+
+def is_ascii_number(text: str) -> bool:
+    """Whether `text` is a whole number written in the digits 0-9 (``str.isdigit`` also takes ``²`` or ``٣``)."""
+    return text.isascii() and text.isdigit()

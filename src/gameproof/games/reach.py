@@ -35,6 +35,8 @@ from gameproof.logic.drat import ProofCheck, proof_json
 from gameproof.logic.untraceable import Untraceable, function_site
 
 STOP = 64  # the choice that ends the game here (moves are 0..63)
+#: The most moves a reach question may ask about (here and in `othello reach`): each is a copy of the rules.
+MAX_PLIES = 200
 Predicate = Callable[..., Any]
 
 
@@ -204,8 +206,8 @@ def solve_reach(game: Game, plies: int, predicate: Predicate, solver: str, secon
     """Is a position where `predicate` holds reachable within `plies` moves? (See the module doc.)
 
     `parameters` are passed to the predicate as keyword arguments."""
-    if plies < 0:
-        raise BadInput("--plies must be >= 0")
+    if not 0 <= plies <= MAX_PLIES:
+        raise BadInput(f"--plies must be between 0 and {MAX_PLIES}, got {plies}")
     symbolic = _naturalised(predicate)
     parameters = dict(parameters or {})
     if "rules" in inspect.signature(predicate).parameters:

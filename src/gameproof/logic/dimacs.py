@@ -53,8 +53,12 @@ def write_dimacs(cnf: Cnf, out: IO[str] | str | Path, comments: Iterable[str] = 
                  extra_units: Iterable[int] = ()) -> None:
     """Write ``cnf`` (plus optional unit clauses) in DIMACS, formatting about a million literals at a time."""
     if isinstance(out, (str, Path)):
-        with open(out, "w", encoding="ascii") as handle:
-            write_dimacs(cnf, handle, comments, extra_units)
+        try:
+            with open(out, "w", encoding="ascii") as handle:
+                write_dimacs(cnf, handle, comments, extra_units)
+        except OSError as error:  # a failed write or flush names no file: name the one written
+            error.filename = error.filename or str(out)
+            raise
         return
     units = list(extra_units)
     for line in comments:  # DIMACS is ASCII: other characters (a harness named ƒ, say) are escaped

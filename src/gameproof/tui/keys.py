@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from gameproof.games.declaration import is_ascii_number
+
 
 class SquareEntry:
     """Collects a typed square name on a ``rows`` × ``cols`` board; letters in ``reserved`` are left to commands.
@@ -22,11 +24,11 @@ class SquareEntry:
         """Whether ``char`` can go into a square name now (a column letter any time, a digit after one)."""
         if not char or len(char) != 1:
             return False
-        return char.lower() in self.letters or (char.isdigit() and self.text != "")
+        return char.lower() in self.letters or (is_ascii_number(char) and self.text != "")
 
     def push(self, char: str) -> str | None:
         """Add an accepted key; returns the name once no longer name could follow (and clears it)."""
-        if char.isdigit():
+        if is_ascii_number(char):
             self.text += char
         else:
             self.text = char.lower()

@@ -46,6 +46,7 @@ from gameproof.games.othello.reach_direct import (
     encode_flips,
     encode_loose,
 )
+from gameproof.games.reach import MAX_PLIES
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import write_dimacs
 from gameproof.logic.drat import ProofCheck, check_drat, find_drat_trim, proof_json
@@ -223,8 +224,8 @@ def solve_reach(
         resolve(solver)  # an unknown name fails before anything is solved
     staged = plies is None and dimacs is None and proof is None
     plies = default_plies(min_legal) if plies is None else plies
-    if not 0 <= plies <= 200:
-        raise BadInput(f"plies must be between 0 and 200, got {plies}")
+    if not 0 <= plies <= MAX_PLIES:
+        raise BadInput(f"plies must be between 0 and {MAX_PLIES}, got {plies}")
     question = Question(min_legal, rule_set, encoding, seconds, dimacs, proof)
     lanes = _lanes(question, plies, exact, staged, solver)
     if len(lanes) == 1:
