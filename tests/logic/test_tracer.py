@@ -51,6 +51,8 @@ def words(depth: int) -> st.SearchStrategy[Node]:
         st.tuples(st.sampled_from(("<<", ">>")), smaller, st.integers(0, WIDTH + 1)).map(lambda t: Node("shift", t)),
         st.tuples(st.sampled_from(("<<", ">>")), smaller, smaller).map(lambda t: Node("shiftw", t)),
         st.tuples(bits(depth - 1), smaller, smaller).map(lambda t: Node("ifexp", t)),
+        st.tuples(st.sampled_from(("and", "or")), smaller, smaller).map(lambda t: Node("wordbool", t)),
+        st.tuples(st.sampled_from(("min", "max")), smaller, smaller).map(lambda t: Node("extreme", t)),
     )
 
 
@@ -59,10 +61,11 @@ def bits(depth: int) -> st.SearchStrategy[Node]:
     compare = st.tuples(st.sampled_from(sorted(COMPARISONS)), operand, operand).map(lambda t: Node("cmp", t))
     compare_int = st.tuples(st.sampled_from(sorted(COMPARISONS)), operand, st.integers(1, MASK)).map(
         lambda t: Node("cmpint", t))
+    member = st.tuples(operand, operand, operand).map(lambda t: Node("member", t))
     if depth == 0:
-        return st.one_of(compare, compare_int)
+        return st.one_of(compare, compare_int, member)
     smaller = bits(depth - 1)
-    return st.one_of(compare, compare_int,
+    return st.one_of(compare, compare_int, member, operand.map(lambda w: Node("notword", (w,))),
                      st.tuples(st.sampled_from(("and", "or")), smaller, smaller).map(lambda t: Node("bool", t)),
                      smaller.map(lambda b: Node("not", (b,))))
 
@@ -86,8 +89,12 @@ def source(node: Node) -> str:
         return f"({source(p[1])} {p[0]} {source(p[2])})"
     if k == "cmpint":
         return f"({source(p[1])} {p[0]} {p[2]})"
-    if k == "bool":
+    if k in ("bool", "wordbool"):
         return f"({source(p[1])} {p[0]} {source(p[2])})"
+    if k == "extreme":
+        return f"{p[0]}({source(p[1])}, {source(p[2])})"
+    if k == "member":
+        return f"({source(p[0])} in ({source(p[1])}, {source(p[2])}))"
     return f"(not {source(p[0])})"
 
 
@@ -112,9 +119,13 @@ def evaluate(node: Node, env: dict[str, int]) -> int | bool:
     if k in ("cmp", "cmpint"):
         right = evaluate(p[2], env) if k == "cmp" else p[2]
         return COMPARISONS[p[0]](evaluate(p[1], env), right)
-    if k == "bool":
+    if k in ("bool", "wordbool"):
         left = evaluate(p[1], env)
         return (left and evaluate(p[2], env)) if p[0] == "and" else (left or evaluate(p[2], env))
+    if k == "extreme":
+        return (min if p[0] == "min" else max)(evaluate(p[1], env), evaluate(p[2], env))
+    if k == "member":
+        return evaluate(p[0], env) in (evaluate(p[1], env), evaluate(p[2], env))
     return not evaluate(p[0], env)
 
 
@@ -165,6 +176,19 @@ def test_traced_predicates_agree_with_brute_force(test, then, other, result):
                 model = sat.model()
                 point = tuple(sum(encoding.value(model, b) << i for i, b in enumerate(w.bits)) for w in (x, y))
                 assert truth[point] is polarity, text
+
+    def harness() -> None:
+        verify(f(any_uint(WIDTH, "x"), any_uint(WIDTH, "y")))
+
+    report = check(harness)  # as a harness: verified exactly when it holds everywhere
+    if isinstance(answer, bool):  # worked out without the inputs: the harness checks nothing
+        assert report.outcome is Outcome.ERROR and "checks nothing" in report.message, text
+    elif all(truth.values()):
+        assert report.outcome is Outcome.VERIFIED, text
+    elif report.outcome is Outcome.COUNTEREXAMPLE:
+        assert truth[report.inputs["x"], report.inputs["y"]] is False, text
+    else:  # the replay on plain ints differs (a wrap, or ints mixed with Word.constant): an error, not a finding
+        assert report.outcome is Outcome.ERROR and "replay" in report.message, text
 
 
 # --- constructs the tracer refuses --------------------------------------------------------------------------
@@ -304,3 +328,10 @@ def test_loading_a_harness_guards_a_copy_of_its_module(harness_file):
     module = import_file(harness_file)
     assert harness.__globals__["is_zero"] is not module.is_zero  # the copy's helper is guarded
     assert not hasattr(module.is_zero, "gp_rewritten") and not hasattr(module.helper_uses_identity, "gp_rewritten")
+
+
+def test_a_variable_that_happens_to_be_zero_compares_as_usual():
+    f = natural(compile_function("def f(x, y):\n    return [x < i for i in range(2)]\n"))
+    circuit = Circuit()
+    first, second = f(Word(circuit, [circuit.new_input() for _ in range(WIDTH)]), 0)
+    assert first.value is False and second.circuit is not None

@@ -36,7 +36,8 @@ it closest to the ``def``.
 Rewritten functions also refuse what would look at the tracer's objects instead of the values they stand
 for, raising :class:`~gameproof.logic.untraceable.Untraceable`: ``is``/``is not`` between a symbolic value
 and an int, a bool or another symbolic value, and ``id``, ``type``, ``repr``, ``ascii``, ``!r`` in
-f-strings, and ``isinstance(x, int)`` (or ``bool``) of one. :func:`guard` applies only these refusals,
+f-strings, ``isinstance(x, int)`` (or ``bool``) of one, and a word in a literal ``x < 0`` or ``x >= 0``
+(always false, always true: signed reasoning such as ``w - 1 < 0``). :func:`guard` applies only these refusals,
 leaving control flow as written (for harnesses, whose ``verify`` must not run under a symbolic ``if``).
 """
 
@@ -105,8 +106,8 @@ for _method in ("bool", "eq", "ne", "lt", "le", "gt", "ge", "add", "radd", "sub"
 
 
 def _symbolic(value: object) -> bool:
-    """True for a Bit or Word that is not a constant."""
-    return isinstance(value, (Bit, Word)) and value.circuit is not None
+    """True for a Bit or a Word, constant ones included (their ``==`` builds a Bit too)."""
+    return isinstance(value, (Bit, Word))
 
 
 def truth(value: object) -> Bit | bool:
@@ -251,7 +252,7 @@ def contains(item: object, container: object) -> Any:
     if isinstance(container, (tuple, list)) and (_symbolic(item) or any(map(_symbolic, container))):
         return any_(builtins.any, (True if element is item else element == item for element in container))
     if isinstance(container, range) and _symbolic(item):
-        if container.step == 1:  # an unsigned word is >= any start <= 0 (and refuses `>= 0` as always true)
+        if container.step == 1:  # an unsigned word is >= any start <= 0 (and refuses a negative one)
             above = item >= container.start if container.start > 0 else True
             return and_(above, lambda: item < container.stop) if container else False
         return any_(builtins.any, (element == item for element in container))
@@ -294,6 +295,16 @@ def _asks_int(classinfo: tuple[Any, ...]) -> bool:
         else:
             seen.append(item)
     return any(isinstance(c, type) and c is not object and (issubclass(int, c) or issubclass(bool, c)) for c in seen)
+
+
+def against_zero(value: object) -> object:
+    """The operand of a literal ``< 0`` or ``>= 0`` (``0 > x``, ``0 <= x``): refused when it is a Word, which is
+    unsigned, so the test is always false (true): the trace of signed reasoning such as ``w - 1 < 0``."""
+    if isinstance(value, Word):
+        raise Untraceable("`word < 0` (or `>= 0`)", "words are unsigned and wrap modulo 2**width, so a word is never "
+                          "negative (`w - 1 < 0` and `~w < 0` are always false); compare without subtracting "
+                          "(`w < 1`), or use slt/sle/sgt/sge for two's complement")
+    return value
 
 
 def shown(value: object) -> object:
@@ -482,7 +493,7 @@ def _check_decorators(definition: ast.FunctionDef, function: Callable) -> None:
 
 def _runtime_namespace() -> types.SimpleNamespace:
     names = ("and_", "or_", "not_", "ifexp", "all_", "any_", "extreme", "compare", "need_concrete", "branch", "load",
-             "result", "is_true", "UNBOUND", "inspect_", "shown")
+             "result", "is_true", "UNBOUND", "inspect_", "shown", "against_zero")
     return types.SimpleNamespace(**{name: globals()[name] for name in names})
 
 
@@ -569,6 +580,7 @@ class _Guard(ast.NodeTransformer):
 
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
         self.generic_visit(node)
+        _guard_sign_tests(node)
         if not any(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
             return node
         return _compare_call(node)
@@ -581,6 +593,22 @@ class _Guard(ast.NodeTransformer):
         self.generic_visit(node)
         node.value = ast.copy_location(_rt("shown", node.value), node.value)
         return node
+
+
+def _is_zero(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == 0
+
+
+def _guard_sign_tests(node: ast.Compare) -> None:
+    """Pass the operand of each literal ``x < 0``, ``x >= 0``, ``0 > x``, ``0 <= x`` through :func:`against_zero`."""
+    operands = [node.left, *node.comparators]
+    for index, op in enumerate(node.ops):
+        left, right = operands[index], operands[index + 1]
+        if isinstance(op, (ast.Lt, ast.GtE)) and _is_zero(right) and not _is_zero(left):
+            operands[index] = ast.copy_location(_rt("against_zero", left), left)
+        elif isinstance(op, (ast.Gt, ast.LtE)) and _is_zero(left) and not _is_zero(right):
+            operands[index + 1] = ast.copy_location(_rt("against_zero", right), right)
+    node.left, node.comparators = operands[0], operands[1:]
 
 
 def _compare_call(node: ast.Compare) -> ast.Call:
@@ -767,6 +795,7 @@ class _Rewriter(_Guard):
 
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
         self.generic_visit(node)
+        _guard_sign_tests(node)
         if len(node.ops) == 1 and not isinstance(node.ops[0], (ast.In, ast.NotIn, ast.Is, ast.IsNot)):
             return node
         return _compare_call(node)

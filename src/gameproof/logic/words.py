@@ -8,9 +8,10 @@ the constant literals, so ``x & 0xFFFF_FFFF_FFFF_FFFF`` on a 64-bit ``x`` is ``x
 
 What would not depend on the value a word or bit stands for raises
 :class:`~gameproof.logic.untraceable.Untraceable` instead of answering: ``hash``, ``str``, ``format``
-(f-strings), a truth test, a comparison with anything but an int or a word, and any comparison of a word
-with a negative int (a word is unsigned: ``w - 1 < 0`` is always false, so it is refused). ``repr`` stays,
-for debugging: it shows ``symbolic`` and never a value.
+(f-strings), iteration, a truth test, a comparison with anything but an int or a word, and any comparison
+of a word with a negative int (a word is unsigned: ``w - 1 == -1`` is always false, so it is refused; the
+rewriters of :mod:`~gameproof.logic.natural` refuse a literal ``w < 0`` too). ``repr`` stays, for
+debugging: it shows ``symbolic`` and never a value.
 """
 
 from __future__ import annotations
@@ -350,11 +351,11 @@ def _comparable(word: Word, other: object, op: str) -> Word | int:
         raise Untraceable(f"`word {_SYMBOL[op]} {type(other).__name__}`",
                           "a word stands for an unsigned int: compare it with an int or a word "
                           f"(comparing it with {other!r} would answer without looking at its value)"[:200])
-    if other < 0 or (other == 0 and op in ("lt", "ge")):
+    if other < 0:
         raise Untraceable(f"`word {_SYMBOL[op]} {other}`",
                           "words are unsigned and wrap modulo 2**width, so a word is never negative "
-                          "(`w - 1 < 0` and `~w < 0` are always false); compare without subtracting "
-                          "(`w < 1`), or use slt/sle/sgt/sge for two's complement")
+                          "(`w - 1 == -1` is always false); compare without subtracting (`w == 0`), or use "
+                          "slt/sle/sgt/sge for two's complement")
     return other
 
 
