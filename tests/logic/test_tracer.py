@@ -218,6 +218,12 @@ REFUSED = {
     "set member": "return x in {1, 2}",
     "bool()": "return bool(x)",
     "iterate": "return any(x)",
+    "print": "return print(x)",
+    "floor division": "return x // 2 == 1",
+    "remainder": "return x % 3 == 1",
+    "power": "return x ** 2 == 4",
+    "abs": "return abs(x) == 1",
+    "Bit as an index": "return [x, y][x == 1]",
     "in a word": "return 1 in x",
 }
 

@@ -17,7 +17,7 @@ debugging: it shows ``symbolic`` and never a value.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Union
 
 from gameproof.logic.circuit import FALSE, TRUE, Circuit
@@ -125,6 +125,26 @@ class Bit:
     def __repr__(self) -> str:
         return f"Bit({self.value})" if self.lit <= 1 else f"Bit(lit={self.lit})"
 
+
+_UNSUPPORTED = {
+    "floordiv": "`//` (for a power of two, shift: w >> k)", "rfloordiv": "`//`",
+    "truediv": "`/`", "rtruediv": "`/`", "mod": "`%` (for a power of two, mask: w & (2**k - 1))", "rmod": "`%`",
+    "divmod": "divmod()", "rdivmod": "divmod()", "pow": "`**`", "rpow": "`**`", "abs": "abs()", "round": "round()",
+}
+
+
+def _refuse_unsupported(name: str, what: str) -> Callable[..., None]:
+    """A special method ``__name__`` that raises Untraceable for ``what`` (an operator words do not have)."""
+
+    def refuse(self: Bit | Word, *args: object) -> None:
+        raise Untraceable(f"{what} of a symbolic {type(self).__name__}",
+                          "the tracer does not model it: words have + - * & | ^ ~ << >>, comparisons and popcount")
+    refuse.__name__ = f"__{name}__"
+    return refuse
+
+
+for _name, _what in {**_UNSUPPORTED, "index": "using it as an index or an int (a bool is one)"}.items():
+    setattr(Bit, f"__{_name}__", _refuse_unsupported(_name, _what))
 
 WordLike = Union["Word", int]
 
@@ -336,6 +356,10 @@ class Word:
 
     def __ge__(self, other: object) -> Bit:
         return self._compare(other, "ge")
+
+
+for _name, _what in _UNSUPPORTED.items():
+    setattr(Word, f"__{_name}__", _refuse_unsupported(_name, _what))
 
 
 _SYMBOL = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
