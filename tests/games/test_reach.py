@@ -123,3 +123,62 @@ def test_the_connect4_threat_question_against_enumeration():
     assert found.status is Status.SAT
     refuted = solve_reach(game, 16, question.first_player_threats, "cadical195", parameters={"n": most + 1})
     assert refuted.status is Status.UNSAT
+
+
+DOMINEERING = Path(__file__).resolve().parents[2] / "examples" / "domineering.py"
+WRONG_PREDICATES = {
+    "identity": "return covered is len('')",
+    "negated identity": "return (covered == 0) is not True",
+    "text": "return str(covered) == '0'",
+    "subtract below zero": "return covered - 1 < 0",
+    "complement below zero": "return ~covered < 0",
+    "returns nothing": "covered == 0",
+    "ignores the position": "return True",
+    "returns a word": "return covered & 1",
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRONG_PREDICATES))
+def test_predicates_the_tracer_cannot_follow_are_refused_not_unsat(name, tmp_path, capsys):
+    """Each of these was once answered "unsat" (with a DRAT proof) without looking at the position."""
+    predicate = tmp_path / "wrong.py"
+    predicate.write_text(f"def wrong(covered, to_move):\n    {WRONG_PREDICATES[name]}\n")
+    assert main(["reach", f"{DOMINEERING}:3,3", "--plies", "2", "--where", f"{predicate}::wrong"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "wrong.py:" in err and "Traceback" not in err
+
+
+def _domineering_with_play(tmp_path, body: str) -> str:
+    """examples/domineering.py with `play` replaced by `body` (indented), as a GAME argument."""
+    source = DOMINEERING.read_text()
+    start = source.index("def play(covered, move):")
+    end = source.index("\ndef result(")
+    path = tmp_path / "domineering_variant.py"
+    path.write_text(source[:start] + "def play(covered, move):\n" + body + "\n\n" + source[end:])
+    return f"{path}:7,7"
+
+
+def test_a_rule_returning_plain_int_words_is_traced_exactly(tmp_path, capsys):
+    """Two plain ints merged by a symbolic `if` make a 49-bit word; reach widens it instead of failing."""
+    game = _domineering_with_play(tmp_path, "    if move & 1:\n        return (CELLS,)\n    return (0,)\n")
+    predicate = tmp_path / "full.py"
+    predicate.write_text("def full(covered, to_move):\n    return covered == (1 << 49) - 1\n")
+    assert main(["reach", game, "--plies", "1", "--where", f"{predicate}::full", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["moves"] == ["a1"]
+
+
+def test_a_rule_returning_no_position_is_named(tmp_path, capsys):
+    game = _domineering_with_play(tmp_path, "    return covered | move\n")
+    predicate = tmp_path / "any.py"
+    predicate.write_text("def any_position(covered, to_move):\n    return covered != 0\n")
+    assert main(["reach", game, "--plies", "1", "--where", f"{predicate}::any_position"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "play() returned Word" in err and "domineering_variant.py:" in err
+
+
+def test_a_predicate_helper_is_guarded_too(tmp_path, capsys):
+    predicate = tmp_path / "helped.py"
+    predicate.write_text("def empty(word):\n    return word is len('')\n\n\n"
+                         "def helped(covered, to_move):\n    return empty(covered)\n")
+    assert main(["reach", f"{DOMINEERING}:3,3", "--plies", "2", "--where", f"{predicate}::helped"]) == 2
+    assert "helped.py:2: `is`" in capsys.readouterr().err

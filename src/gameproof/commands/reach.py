@@ -27,8 +27,10 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="The game's rule functions run on symbolic words P moves deep (passes are free) and a SAT "
         "solver looks for a game that ends where PREDICATE(*words, to_move) holds: plain Python over the "
         "position's words from the side to move's view, as the rules are written (it may choose values with "
-        "gameproof.logic.any_uint and restrict them with assume). A witness is replayed on the concrete engine "
-        "before it is printed.",
+        "gameproof.logic.any_uint and restrict them with assume). Words are unsigned 64-bit ints whose arithmetic "
+        "wraps (w - 1 of 0 is 2**64 - 1); what the tracer cannot follow exactly (`is`, str(w), w < 0, a "
+        "predicate that returns None) is refused with its file and line. A witness is replayed on the "
+        "concrete engine before it is printed.",
         epilog=exit_codes("sat: a game found, replayed on the engine", "unsat: none within P moves", unknown=True, proof=True))
     reach.add_argument("game", metavar="GAME", help=GAME_HELP)
     reach.add_argument("--plies", type=int, required=True, metavar="P", help="the most moves played (passes not counted)")

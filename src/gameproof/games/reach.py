@@ -7,7 +7,9 @@ moves cover every game of P moves, however many passes it has. The predicate is 
 side to move, in the style of the rules; it may itself choose values with ``any_uint`` and restrict them
 with ``assume`` (the square of a move to measure, say). A witness is re-played on the concrete engine
 before it is reported: its moves on :class:`~gameproof.games.state.RulesState`, then the predicate on plain
-ints. A predicate that calls the game's rule functions takes them as a keyword argument ``rules`` (bound to
+ints. The words are unsigned and 64 bits wide, and their arithmetic wraps modulo 2**64 (``w - 1`` of 0 is
+2**64 - 1); what the tracer cannot follow exactly (``is``, ``str(w)``, ``w < 0``...) is refused with the
+file and line, and so is a predicate that returns None, or a plain bool while the position is symbolic. A predicate that calls the game's rule functions takes them as a keyword argument ``rules`` (bound to
 the game's parameters: ``rules.legal(player, opponent)``). A refutation can come with a DRAT proof, checked by
 :func:`gameproof.logic.drat.check_drat`.
 """
@@ -28,7 +30,9 @@ from gameproof.games.declaration import ONGOING, PASS
 from gameproof.games.game import Game
 from gameproof.games.state import RulesState
 from gameproof.logic import Bit, Outcome, Word, any_uint, assume, check, cover, ite, replay, zext
+from gameproof.logic.circuit import FALSE, TRUE
 from gameproof.logic.drat import ProofCheck, proof_json
+from gameproof.logic.untraceable import Untraceable, function_site
 
 STOP = 64  # the choice that ends the game here (moves are 0..63)
 #: The most moves a reach question may ask about (here and in `othello reach`): each is a copy of the rules.
@@ -73,6 +77,47 @@ def _select(cond: Any, then: Any, other: Any) -> Any:
     return ite(cond, word(then), word(other))
 
 
+def _words(rule: Callable[..., Any], value: Any, count: int) -> tuple[Any, ...]:
+    """A rule's position (`count` words) with every symbolic word widened to 64 bits (a narrower one is the
+    zero-extended merge of plain ints, so widening keeps its value); Untraceable naming the rule otherwise."""
+    if not isinstance(value, (tuple, list)) or len(value) != count:
+        shown = type(value).__name__ if isinstance(value, (Word, Bit)) else repr(value)[:40]
+        raise Untraceable(f"{getattr(rule, '__name__', 'a rule')}() returned {shown}",
+                          f"a position is a tuple of {count} words, as start() gives", function_site(rule))
+    return tuple(_word64(rule, word) for word in value)
+
+
+def _word64(rule: Callable[..., Any], word: Any) -> Any:
+    """One word of a position, as a 64-bit Word or an int in range (see :func:`_words`)."""
+    if isinstance(word, Word) and word.width <= 64:
+        return zext(word, 64)
+    if isinstance(word, int) and not isinstance(word, bool) and 0 <= word < 1 << 64:
+        return word
+    shown = f"a {word.width}-bit Word" if isinstance(word, Word) else f"{type(word).__name__} {word!r}"[:60]
+    raise Untraceable(f"{getattr(rule, '__name__', 'a rule')}() returned {shown} as a word",
+                      "a word is an int in 0..2**64 - 1", function_site(rule))
+
+
+def _condition(predicate: Predicate, value: Any, position: tuple[Any, ...]) -> Bit:
+    """The predicate's answer as a Bit; Untraceable when it is None, or a plain value that ignored a symbolic
+    position (``covered is 0`` would be False whatever the position)."""
+    name = getattr(getattr(predicate, "func", predicate), "__name__", "the predicate")
+    if isinstance(value, Bit):
+        return value
+    if value is None or isinstance(value, Word):
+        raise Untraceable(f"predicate {name} returned {'None' if value is None else 'a Word'}", "return a "
+                          "condition on the position, such as `covered == 0` (did a path end without `return`?)",
+                          function_site(predicate))
+    if any(isinstance(v, (Word, Bit)) and v.circuit is not None for v in position):
+        raise Untraceable(f"predicate {name} returned the plain {type(value).__name__} {value!r}"[:120],
+                          "the position is symbolic, so an answer that does not depend on it was worked out "
+                          "without looking at it", function_site(predicate))
+    if not isinstance(value, int):
+        raise Untraceable(f"predicate {name} returned {type(value).__name__}", "a predicate returns a condition "
+                          "(a Bit or a bool)", function_site(predicate))
+    return Bit(None, TRUE if value else FALSE)
+
+
 def _one_hot(choice: Any) -> Any:
     """The one-bit word of move `choice` (0 for a stop)."""
     if isinstance(choice, int):
@@ -85,9 +130,10 @@ def reach_harness(game: Game, plies: int, predicate: Predicate) -> Callable[[], 
 
     Passes are free: a side that must pass does so before the ply's move, so `plies` counts moves only."""
     rules = game.symbolic
+    count = game.words
 
     def reach() -> None:
-        words = tuple(rules.start())
+        words = _words(rules.start, rules.start(), count)
         to_move: Any = False
         stopped: Any = False
         for ply in range(plies):
@@ -97,18 +143,19 @@ def reach_harness(game: Game, plies: int, predicate: Predicate) -> Callable[[], 
             if ply:
                 assume(~stopped | is_stop)
             stopped = is_stop
-            legal = rules.legal(*words)
+            legal = _word64(rules.legal, rules.legal(*words))
             if game.has_passes:
                 must_pass = (legal == 0) & (rules.result(*words) == ONGOING)
-                words = tuple(_select(must_pass, p, w) for p, w in zip(rules.pass_turn(*words), words))
+                passed = _words(rules.pass_turn, rules.pass_turn(*words), count)
+                words = tuple(_select(must_pass, p, w) for p, w in zip(passed, words))
                 to_move = ite(must_pass, to_move ^ True, to_move)
-                legal = rules.legal(*words)
+                legal = _word64(rules.legal, rules.legal(*words))
             move = _one_hot(choice)
             assume(is_stop | ((legal & move) != 0))
-            played = rules.play(*words, move)
+            played = _words(rules.play, rules.play(*words, move), count)
             words = tuple(_select(is_stop, w, q) for w, q in zip(words, played))
             to_move = ite(is_stop, to_move, to_move ^ True)
-        cover(predicate(*words, to_move), "the predicate holds")
+        cover(_condition(predicate, predicate(*words, to_move), (*words, to_move)), "the predicate holds")
 
     reach.__name__ = f"reach_{game.name.replace(':', '_').replace(',', '_')}_{plies}"
     return reach
@@ -147,8 +194,8 @@ def _naturalised(predicate: Predicate) -> Predicate:
     """`predicate` with ``@natural`` control flow (as written when Python has no source for it)."""
     from gameproof.logic.natural import NaturalError, natural
 
-    try:
-        return natural(getattr(predicate, "__wrapped__", predicate))
+    try:  # in the namespace of a predicate loaded from a file: its helpers refuse what cannot be traced
+        return natural(getattr(predicate, "__wrapped__", predicate), namespace=getattr(predicate, "__globals__", None))
     except NaturalError:
         return predicate
 

@@ -61,8 +61,8 @@ def write_dimacs(cnf: Cnf, out: IO[str] | str | Path, comments: Iterable[str] = 
             raise
         return
     units = list(extra_units)
-    for line in comments:
-        out.write(f"c {line}\n")
+    for line in comments:  # DIMACS is ASCII: other characters (a harness named ƒ, say) are escaped
+        out.write("c " + " ".join(line.splitlines()).encode("ascii", "backslashreplace").decode("ascii") + "\n")
     out.write(f"p cnf {cnf.num_vars} {cnf.num_clauses + len(units)}\n")
     flat = cnf.literals
     start = 0

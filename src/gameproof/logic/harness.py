@@ -4,6 +4,10 @@ Run under a symbolic context (:func:`check`), a harness builds a circuit: ``any_
 :class:`~gameproof.logic.words.Word`, and each ``verify``/``cover`` becomes a SAT query under the
 assumptions made before it. Run under a concrete context (:func:`replay`), the same function gets plain
 ints, so every witness the solver finds is confirmed on ordinary Python before it is reported.
+
+:func:`check` refuses a harness that checks nothing: one that reaches no ``verify``/``cover`` whose condition
+is symbolic (built from its inputs, not a plain Python bool worked out without them) is reported as an
+error, not "verified". A condition that is None (a helper that returned nothing) is refused when tracing.
 """
 
 from __future__ import annotations
@@ -26,8 +30,10 @@ from gameproof.logic.circuit import FALSE, TRUE, Circuit
 from gameproof.logic.cnf import Cnf, Encoding, tseitin
 from gameproof.logic.dimacs import write_dimacs
 from gameproof.logic.drat import ProofCheck, check_drat, find_drat_trim, proof_json
+from gameproof.logic.natural import guard, guarded_namespace
 from gameproof.logic.simplify import propagate_units
 from gameproof.logic.solvers import DEFAULT_SOLVER, Solver, open_solver
+from gameproof.logic.untraceable import Untraceable, function_site
 from gameproof.logic.words import Bit, Word
 
 Harness = Callable[[], Any]
@@ -61,6 +67,7 @@ class _Property:
     message: str
     cond: int  # circuit literal
     assumed: int  # conjunction of the assumptions made before it
+    symbolic: bool  # the condition was a Bit (not a plain Python bool worked out without the inputs)
 
 
 @dataclass
@@ -83,13 +90,17 @@ class _Symbolic:
             return cond.lit
         if isinstance(cond, Word):
             raise TypeError(f"{what} needs a condition, got a Word: compare it, e.g. `x != 0`")
+        if not isinstance(cond, int):  # None (a function that returned nothing), a string, a list...
+            raise Untraceable(f"{what}({type(cond).__name__})", "a condition is a Bit (a comparison of "
+                              "words, say) or a bool; did a function return nothing?")
         return TRUE if cond else FALSE
 
     def assume(self, cond: object) -> None:
         self.assumed = self.circuit.and_(self.assumed, self.condition(cond, "assume"))
 
     def check(self, kind: str, cond: object, message: str) -> None:
-        self.properties.append(_Property(kind, message, self.condition(cond, kind), self.assumed))
+        lit = self.condition(cond, kind)
+        self.properties.append(_Property(kind, message, lit, self.assumed, isinstance(cond, Bit)))
 
 
 class _AssumptionFailed(Exception):
@@ -124,7 +135,8 @@ class _Concrete:
             raise _AssumptionFailed
 
     def check(self, kind: str, cond: object, message: str) -> None:
-        self.events.append(Event(kind, message, bool(cond)))
+        holds = cond.value if isinstance(cond, Bit) else bool(cond)  # a constant Bit, from a reach predicate
+        self.events.append(Event(kind, message, bool(holds)))
 
 
 _context: contextvars.ContextVar[_Symbolic | _Concrete | None] = contextvars.ContextVar("harness", default=None)
@@ -302,6 +314,17 @@ def trace(harness: Harness) -> Traced:
     return Traced(props, encoding, inputs, findings, assumed, any_finding)
 
 
+def _require_checks(harness: Harness, props: list[_Property]) -> None:
+    """Untraceable unless some verify()/cover() got a symbolic condition: otherwise the harness checks nothing."""
+    if not props:
+        raise Untraceable(f"harness {getattr(harness, '__name__', '?')!r}", "it reached no verify() or cover(), so it "
+                          "checks nothing", function_site(harness))
+    if not any(p.symbolic for p in props):
+        raise Untraceable(f"harness {getattr(harness, '__name__', '?')!r}", "no verify() or cover() it reached was "
+                          "given a symbolic condition (each got a plain Python bool, worked out without its inputs), "
+                          "so it checks nothing", function_site(harness))
+
+
 def check(harness: Harness, solver: str = DEFAULT_SOLVER, seconds: float | None = None,
           dimacs: str | Path | None = None, proof: str | Path | None = None) -> Report:
     """Check every property of ``harness``; witnesses are replayed concretely before they are reported.
@@ -312,13 +335,17 @@ def check(harness: Harness, solver: str = DEFAULT_SOLVER, seconds: float | None 
     """
     if proof is not None:
         find_drat_trim()  # a checker named but missing fails before solving
+    harness = guard(harness)
     started = time.perf_counter()
     deadline = None if seconds is None else time.monotonic() + seconds
     try:
         with _time_limit(seconds):
             traced = trace(harness)
+        _require_checks(harness, traced.properties)
     except _TimeUp:
         return Report(Outcome.UNKNOWN, "time limit reached while tracing the harness", None, [])
+    except Untraceable as error:
+        return Report(Outcome.ERROR, f"cannot trace: {error}", None, [])
     except (Exception, SystemExit) as error:  # the harness itself is broken (or exits): report it, do not crash
         return Report(Outcome.ERROR, f"harness failed while tracing: {type(error).__name__}: {error}", None, [])
     encode_seconds = time.perf_counter() - started
@@ -406,8 +433,6 @@ def _write_proof(traced: Traced, solver: str, path: str | Path, deadline: float 
 
 
 def _summarise(results: list[PropertyResult]) -> Report:
-    if not results:
-        return Report(Outcome.VERIFIED, "no verify() or cover() to check", None, results)
     worst = max(results, key=lambda r: r.outcome)
     index = results.index(worst)
     messages = {
@@ -428,12 +453,12 @@ def _summarise(results: list[PropertyResult]) -> Report:
 
 
 def load_harness(spec: str) -> Harness:
-    """The function named by ``FILE.py::FUNCTION``; BadInput (one line) when it cannot be loaded."""
+    """The function named by ``FILE.py::FUNCTION``, from its module's :func:`guarded_namespace`; BadInput (one
+    line) when it cannot be loaded."""
     path_text, sep, function = spec.rpartition("::")
     if not sep or not path_text or not function:
         raise BadInput(f"expected FILE.py::FUNCTION, got {spec!r}")
-    module = import_file(path_text)
-    harness = getattr(module, function, None)
+    harness = guarded_namespace(import_file(path_text)).get(function)
     if not callable(harness):
         raise BadInput(f"{path_text} has no function {function!r}")
     return harness

@@ -32,12 +32,20 @@ symbolic (``while`` on a symbolic condition, ``break`` under a symbolic ``if``, 
 list comprehension, assigning into a list under a symbolic ``if``) raises :class:`NaturalError` naming
 the construct and its line. Helper functions that branch on symbolic values need ``@natural`` too; put
 it closest to the ``def``.
+
+Rewritten functions also refuse what would look at the tracer's objects instead of the values they stand
+for, raising :class:`~gameproof.logic.untraceable.Untraceable`: ``is``/``is not`` between a symbolic value
+and an int, a bool or another symbolic value, and ``id``, ``type``, ``repr``, ``ascii``, ``!r`` in
+f-strings, ``isinstance(x, int)`` (or ``bool``) of one, and a word in a literal ``x < 0`` or ``x >= 0``
+(always false, always true: signed reasoning such as ``w - 1 < 0``). :func:`guard` applies only these refusals,
+leaving control flow as written (for harnesses, whose ``verify`` must not run under a symbolic ``if``).
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import enum
 import inspect
 import itertools
 import textwrap
@@ -45,6 +53,7 @@ import types
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+from gameproof.logic.untraceable import Untraceable
 from gameproof.logic.words import Bit, Word, ite, zext
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -97,8 +106,8 @@ for _method in ("bool", "eq", "ne", "lt", "le", "gt", "ge", "add", "radd", "sub"
 
 
 def _symbolic(value: object) -> bool:
-    """True for a Bit or Word that is not a constant."""
-    return isinstance(value, (Bit, Word)) and value.circuit is not None
+    """True for a Bit or a Word, constant ones included (their ``==`` builds a Bit too)."""
+    return isinstance(value, (Bit, Word))
 
 
 def truth(value: object) -> Bit | bool:
@@ -243,16 +252,73 @@ def contains(item: object, container: object) -> Any:
     if isinstance(container, (tuple, list)) and (_symbolic(item) or any(map(_symbolic, container))):
         return any_(builtins.any, (True if element is item else element == item for element in container))
     if isinstance(container, range) and _symbolic(item):
-        if container.step == 1:
-            return and_(item >= container.start, lambda: item < container.stop) if container else False
+        if container.step == 1:  # an unsigned word is >= any start <= 0 (and refuses a negative one)
+            above = item >= container.start if container.start > 0 else True
+            return and_(above, lambda: item < container.stop) if container else False
         return any_(builtins.any, (element == item for element in container))
     return item in container
+
+
+def identity(left: object, right: object) -> bool:
+    """``left is right``, refused where a symbolic operand stands for a value it might be (an int, a bool)."""
+    values = (Bit, Word, int)
+    symbolic = isinstance(left, (Bit, Word)) or isinstance(right, (Bit, Word))
+    if symbolic and isinstance(left, values) and isinstance(right, values):
+        raise Untraceable("`is` / `is not` on a symbolic value",
+                          "identity asks whether two Python objects are the same one, not whether their values "
+                          "are equal: use `==` / `!=`")
+    return left is right
+
+
+_INSPECTORS = {builtins.id: "id()", builtins.type: "type()", builtins.repr: "repr()", builtins.ascii: "ascii()",
+               builtins.isinstance: "isinstance()"}
+
+
+def inspect_(function: Callable[..., Any], *args: Any, **keywords: Any) -> Any:
+    """A call of ``id``, ``type``, ``repr``, ``ascii`` or ``isinstance`` (the names, as rewritten): refused on a
+    symbolic value, where the answer would describe the tracer's object (``isinstance`` only when it asks
+    for ``int`` or ``bool``: ``isinstance(x, Word)`` is a fair question)."""
+    what = next((name for inspector, name in _INSPECTORS.items() if inspector is function), None)
+    if what and args and isinstance(args[0], (Bit, Word)) and (function is not isinstance or _asks_int(args[1:])):
+        raise Untraceable(f"{what} of a symbolic {type(args[0]).__name__}",
+                          "it describes the tracer's object, not the value it stands for")
+    return function(*args, **keywords)
+
+
+def _asks_int(classinfo: tuple[Any, ...]) -> bool:
+    """True when an isinstance class (or tuple of classes) holds int, bool or a superclass of them but object."""
+    pending, seen = list(classinfo), []
+    while pending:
+        item = pending.pop()
+        if isinstance(item, tuple):
+            pending.extend(item)
+        else:
+            seen.append(item)
+    return any(isinstance(c, type) and c is not object and (issubclass(int, c) or issubclass(bool, c)) for c in seen)
+
+
+def against_zero(value: object) -> object:
+    """The operand of a literal ``< 0`` or ``>= 0`` (``0 > x``, ``0 <= x``): refused when it is a Word, which is
+    unsigned, so the test is always false (true): the trace of signed reasoning such as ``w - 1 < 0``."""
+    if isinstance(value, Word):
+        raise Untraceable("`word < 0` (or `>= 0`)", "words are unsigned and wrap modulo 2**width, so a word is never "
+                          "negative (`w - 1 < 0` and `~w < 0` are always false); compare without subtracting "
+                          "(`w < 1`), or use slt/sle/sgt/sge for two's complement")
+    return value
+
+
+def shown(value: object) -> object:
+    """A value put into an f-string: refused when symbolic (``!r`` would show the tracer's object)."""
+    if isinstance(value, (Bit, Word)):
+        raise Untraceable(f"an f-string of a symbolic {type(value).__name__}",
+                          "it would show the tracer's object, not the value it stands for")
+    return value
 
 
 _COMPARE = {
     ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
     ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
-    ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
+    ast.Is: identity, ast.IsNot: lambda a, b: not identity(a, b),
     ast.In: contains, ast.NotIn: lambda a, b: not_(contains(a, b)),
 }
 _OPS = list(_COMPARE.values())
@@ -335,10 +401,46 @@ def is_true(value: object) -> bool:
 # --- the rewriting ----------------------------------------------------------------------------------
 
 
-def natural(function: F) -> F:
-    """Rewrite ``function`` so that its control flow also works on symbolic values (see the module doc)."""
+def natural(function: F, *, namespace: dict[str, Any] | None = None) -> F:
+    """Rewrite ``function`` so that its control flow also works on symbolic values (see the module doc);
+    ``namespace`` replaces its globals (a :func:`guarded_namespace`)."""
     if isinstance(function, (staticmethod, classmethod)) or not inspect.isfunction(function):
         raise NaturalError("@natural takes a plain function (put it closest to the def)")
+    namespace = function.__globals__ if namespace is None else namespace
+    return _recompile(function, _Rewriter(namespace), Rewritten.NATURAL, namespace)
+
+
+def guard(function: F, namespace: dict[str, Any] | None = None) -> F:
+    """``function`` with only the refusals of :class:`_Guard` (identity, id, type, repr...) put in; as it is
+    when it is no plain undecorated function, has been rewritten already, or Python cannot find its source."""
+    if not inspect.isfunction(function) or hasattr(function, "__wrapped__"):
+        return function
+    try:
+        return _recompile(function, _Guard(), Rewritten.GUARD,
+                          function.__globals__ if namespace is None else namespace)
+    except NaturalError:
+        return function
+
+
+def guarded_namespace(module: types.ModuleType) -> dict[str, Any]:
+    """A copy of ``module``'s globals in which each function it defines is its :func:`guard` version, so
+    that they call each other's guarded versions (the module itself, which a game may share, is untouched)."""
+    namespace = dict(vars(module))
+    for name, value in vars(module).items():
+        if inspect.isfunction(value) and value.__module__ == module.__name__ and value.__name__ == name:
+            namespace[name] = guard(value, namespace)
+    return namespace
+
+
+class Rewritten(enum.Enum):
+    """How a function was rewritten (its ``gp_rewritten`` attribute)."""
+
+    NATURAL = "natural"
+    GUARD = "guard"
+
+
+def _recompile(function: F, rewriter: ast.NodeTransformer, how: Rewritten, namespace: dict[str, Any]) -> F:
+    """``function`` compiled again from its source after ``rewriter`` (in its own file and lines)."""
     try:
         source = textwrap.dedent(inspect.getsource(function))
     except (OSError, TypeError):
@@ -352,10 +454,12 @@ def natural(function: F) -> F:
         raise NaturalError(f"@natural could not find the definition of {function.__qualname__} in its source")
     if isinstance(definition, ast.AsyncFunctionDef):
         raise NaturalError(f"line {function.__code__.co_firstlineno}: @natural does not take async functions")
+    if how is Rewritten.GUARD and definition.decorator_list:
+        raise NaturalError(f"{function.__qualname__} is decorated: it is left as written")
     _check_decorators(definition, function)
     definition.decorator_list = []
     ast.increment_lineno(tree, function.__code__.co_firstlineno - 1)  # the source starts at the first decorator
-    _Rewriter(function.__globals__).visit(definition)
+    rewriter.visit(definition)
     freevars = function.__code__.co_freevars
     factory = ast.FunctionDef(
         name="_gp_factory", args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=name) for name in (*freevars, _RT)],
@@ -369,12 +473,13 @@ def natural(function: F) -> F:
     cells = dict(zip(freevars, function.__closure__ or ()))
     runtime = types.CellType(_runtime_namespace())
     closure = tuple(cells.get(name, runtime) for name in inner.co_freevars)
-    rewritten = types.FunctionType(inner, function.__globals__, function.__name__, function.__defaults__, closure)
+    rewritten = types.FunctionType(inner, namespace, function.__name__, function.__defaults__, closure)
     rewritten.__kwdefaults__ = function.__kwdefaults__
     rewritten.__dict__.update(function.__dict__)
     for attribute in ("__module__", "__qualname__", "__doc__", "__annotations__"):
         setattr(rewritten, attribute, getattr(function, attribute))
     rewritten.__wrapped__ = function  # type: ignore[attr-defined]
+    rewritten.gp_rewritten = how  # type: ignore[attr-defined]
     return rewritten  # type: ignore[return-value]
 
 
@@ -388,7 +493,7 @@ def _check_decorators(definition: ast.FunctionDef, function: Callable) -> None:
 
 def _runtime_namespace() -> types.SimpleNamespace:
     names = ("and_", "or_", "not_", "ifexp", "all_", "any_", "extreme", "compare", "need_concrete", "branch", "load",
-             "result", "is_true", "UNBOUND")
+             "result", "is_true", "UNBOUND", "inspect_", "shown", "against_zero")
     return types.SimpleNamespace(**{name: globals()[name] for name in names})
 
 
@@ -469,7 +574,62 @@ def _guard(body: list[ast.stmt], line: int) -> ast.If:
     return node
 
 
-class _Rewriter(ast.NodeTransformer):
+class _Guard(ast.NodeTransformer):
+    """Rewrites identity comparisons, ``id``/``type``/``repr``/``ascii``/``isinstance`` calls and f-string
+    values into runtime calls that refuse symbolic operands (see :func:`identity`, :func:`inspect_`)."""
+
+    def visit_Compare(self, node: ast.Compare) -> ast.expr:
+        self.generic_visit(node)
+        _guard_sign_tests(node)
+        if not any(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
+            return node
+        return _compare_call(node)
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)
+        return _inspect_call(node)
+
+    def visit_FormattedValue(self, node: ast.FormattedValue) -> ast.FormattedValue:
+        self.generic_visit(node)
+        node.value = ast.copy_location(_rt("shown", node.value), node.value)
+        return node
+
+
+def _is_zero(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == 0
+
+
+def _guard_sign_tests(node: ast.Compare) -> None:
+    """Pass the operand of each literal ``x < 0``, ``x >= 0``, ``0 > x``, ``0 <= x`` through :func:`against_zero`."""
+    operands = [node.left, *node.comparators]
+    for index, op in enumerate(node.ops):
+        left, right = operands[index], operands[index + 1]
+        if isinstance(op, (ast.Lt, ast.GtE)) and _is_zero(right) and not _is_zero(left):
+            operands[index] = ast.copy_location(_rt("against_zero", left), left)
+        elif isinstance(op, (ast.Gt, ast.LtE)) and _is_zero(left) and not _is_zero(right):
+            operands[index + 1] = ast.copy_location(_rt("against_zero", right), right)
+    node.left, node.comparators = operands[0], operands[1:]
+
+
+def _compare_call(node: ast.Compare) -> ast.Call:
+    """A comparison chain as a call of the runtime's :func:`compare`."""
+    steps: list[ast.expr] = []
+    for op, right in zip(node.ops, node.comparators):
+        steps += [ast.Constant(list(_COMPARE).index(type(op))), _thunk(right)]
+    return ast.copy_location(_rt("compare", node.left, *steps), node)
+
+
+def _inspect_call(node: ast.expr) -> ast.expr:
+    """A call of a name among id, type, repr, ascii, isinstance routed through :func:`inspect_`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id in ("id", "type", "repr", "ascii", "isinstance"):
+        call = _rt("inspect_", node.func, *node.args)
+        call.keywords = node.keywords
+        return ast.copy_location(call, node)
+    return node
+
+
+class _Rewriter(_Guard):
     """Rewrites one function definition (and the functions nested in it) for symbolic control flow."""
 
     def __init__(self, module_globals: dict[str, Any]) -> None:
@@ -635,12 +795,10 @@ class _Rewriter(ast.NodeTransformer):
 
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
         self.generic_visit(node)
-        if len(node.ops) == 1 and not isinstance(node.ops[0], (ast.In, ast.NotIn)):
+        _guard_sign_tests(node)
+        if len(node.ops) == 1 and not isinstance(node.ops[0], (ast.In, ast.NotIn, ast.Is, ast.IsNot)):
             return node
-        steps: list[ast.expr] = []
-        for op, right in zip(node.ops, node.comparators):
-            steps += [ast.Constant(list(_COMPARE).index(type(op))), _thunk(right)]
-        return ast.copy_location(_rt("compare", node.left, *steps), node)
+        return _compare_call(node)
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         func = node.func
@@ -653,7 +811,7 @@ class _Rewriter(ast.NodeTransformer):
         if isinstance(func, ast.Name) and func.id in ("min", "max") and node.args and not node.keywords \
                 and not any(isinstance(a, ast.Starred) for a in node.args):
             return ast.copy_location(_rt("extreme", func, *node.args), node)
-        return node
+        return _inspect_call(node)
 
     @staticmethod
     def _filters_to_elements(generator: ast.GeneratorExp, how: str) -> None:

@@ -5,25 +5,34 @@ literal. Operators mirror Python's int operators but wrap modulo ``2**width``; c
 (signed ones are named: :func:`slt`, :func:`sle`, :func:`sgt`, :func:`sge`, :func:`ashr`). Python ints mix
 freely on either side and are folded modulo ``2**width``. Constant words need no circuit: their bits are
 the constant literals, so ``x & 0xFFFF_FFFF_FFFF_FFFF`` on a 64-bit ``x`` is ``x`` itself, for free.
+
+What would not depend on the value a word or bit stands for raises
+:class:`~gameproof.logic.untraceable.Untraceable` instead of answering: ``hash``, ``str``, ``format``
+(f-strings), iteration, a truth test, a comparison with anything but an int or a word, and any comparison
+of a word with a negative int (a word is unsigned: ``w - 1 == -1`` is always false, so it is refused; the
+rewriters of :mod:`~gameproof.logic.natural` refuse a literal ``w < 0`` too). ``repr`` stays, for
+debugging: it shows ``symbolic`` and never a value.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Union
 
 from gameproof.logic.circuit import FALSE, TRUE, Circuit
+from gameproof.logic.untraceable import Untraceable
 
 _FOLD = Circuit()  # operations whose operands are all constant never allocate a gate here
 
 
-class SymbolicBoolError(TypeError):
+class SymbolicBoolError(Untraceable, TypeError):
     """Raised when Python asks a symbolic value for a single truth value (``if``, ``and``, ``not``...)."""
 
     def __init__(self, what: str) -> None:
         super().__init__(
-            f"a symbolic {what} has no single truth value while tracing: write `ite(cond, a, b)` instead of "
+            f"a truth test on a symbolic {what}",
+            "it has no single truth value while tracing: write `ite(cond, a, b)` instead of "
             "`a if cond else b`, `&` `|` `~` instead of `and` `or` `not`, and `assume(cond)` instead of an "
             "early return (natural control flow over symbolic values is not supported yet)"
         )
@@ -37,11 +46,26 @@ def _pick(a: Circuit | None, b: Circuit | None) -> Circuit | None:
     return a
 
 
+def _refuse_text(value: Bit | Word, what: str) -> None:
+    raise Untraceable(f"{what} of a symbolic {type(value).__name__}",
+                      "it would show the tracer's object, not the value it stands for")
+
+
+def _refuse_hash(value: Bit | Word) -> int:
+    raise Untraceable(f"hash() of a symbolic {type(value).__name__} (a set member or dict key)",
+                      "`==` on it builds a Bit, so it cannot be looked up; use a list, or compare with `==`")
+
+
+def _refuse_operand(value: Bit | Word, other: object) -> None:
+    raise Untraceable(f"combining a symbolic {type(value).__name__} with {type(other).__name__} {other!r}"[:120],
+                      "words and bits stand for unsigned ints and bools; use an int, a bool, a Word or a Bit")
+
+
 class Bit:
     """A symbolic Boolean: one circuit literal."""
 
     __slots__ = ("circuit", "lit")
-    __hash__ = None  # type: ignore[assignment]  # == builds a Bit, so a Bit cannot be a dict key
+    __hash__ = _refuse_hash  # type: ignore[assignment]  # == builds a Bit, so a Bit cannot be a dict key
 
     def __init__(self, circuit: Circuit | None, lit: int) -> None:
         self.circuit = circuit if lit > 1 else None
@@ -57,6 +81,8 @@ class Bit:
             return _pick(self.circuit, other.circuit) or _FOLD, other.lit
         if isinstance(other, int) and other in (0, 1):
             return self.circuit or _FOLD, int(other)
+        if not isinstance(other, (int, Word)):
+            _refuse_operand(self, other)
         return NotImplemented  # type: ignore[return-value]
 
     def _binary(self, other: object, op: str) -> Bit:
@@ -90,9 +116,35 @@ class Bit:
     def __bool__(self) -> bool:
         raise SymbolicBoolError("Bit")
 
+    def __str__(self) -> str:
+        _refuse_text(self, "str()")
+
+    def __format__(self, spec: str) -> str:
+        _refuse_text(self, "format() or an f-string")
+
     def __repr__(self) -> str:
         return f"Bit({self.value})" if self.lit <= 1 else f"Bit(lit={self.lit})"
 
+
+_UNSUPPORTED = {
+    "floordiv": "`//` (for a power of two, shift: w >> k)", "rfloordiv": "`//`",
+    "truediv": "`/`", "rtruediv": "`/`", "mod": "`%` (for a power of two, mask: w & (2**k - 1))", "rmod": "`%`",
+    "divmod": "divmod()", "rdivmod": "divmod()", "pow": "`**`", "rpow": "`**`", "abs": "abs()", "round": "round()",
+}
+
+
+def _refuse_unsupported(name: str, what: str) -> Callable[..., None]:
+    """A special method ``__name__`` that raises Untraceable for ``what`` (an operator words do not have)."""
+
+    def refuse(self: Bit | Word, *args: object) -> None:
+        raise Untraceable(f"{what} of a symbolic {type(self).__name__}",
+                          "the tracer does not model it: words have + - * & | ^ ~ << >>, comparisons and popcount")
+    refuse.__name__ = f"__{name}__"
+    return refuse
+
+
+for _name, _what in {**_UNSUPPORTED, "index": "using it as an index or an int (a bool is one)"}.items():
+    setattr(Bit, f"__{_name}__", _refuse_unsupported(_name, _what))
 
 WordLike = Union["Word", int]
 
@@ -101,7 +153,7 @@ class Word:
     """A symbolic unsigned integer of a fixed width: a tuple of literals, least significant first."""
 
     __slots__ = ("circuit", "bits")
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = _refuse_hash  # type: ignore[assignment]
 
     def __init__(self, circuit: Circuit | None, bits: Sequence[int]) -> None:
         if not bits:
@@ -132,6 +184,10 @@ class Word:
         """Bit ``index`` (0 is the least significant)."""
         return Bit(self.circuit, self.bits[index])
 
+    def __iter__(self) -> Iterator[Bit]:
+        raise Untraceable("iterating over a symbolic Word (a for loop, list(), any(), `in`)",
+                          "an int is not a sequence: take its bits with w[i] for i in range(w.width)")
+
     def __repr__(self) -> str:
         value = self.value
         shown = "symbolic" if value is None else hex(value)
@@ -139,6 +195,12 @@ class Word:
 
     def __bool__(self) -> bool:
         raise SymbolicBoolError("Word")
+
+    def __str__(self) -> str:
+        _refuse_text(self, "str()")
+
+    def __format__(self, spec: str) -> str:
+        _refuse_text(self, "format() or an f-string")
 
     # --- operands --------------------------------------------------------------------------------
 
@@ -260,6 +322,7 @@ class Word:
     # --- comparisons (unsigned) ------------------------------------------------------------------
 
     def _compare(self, other: object, op: str) -> Bit:
+        other = _comparable(self, other, op)
         if isinstance(other, int) and not 0 <= other < 1 << self.width:
             # Out of range: answer as Python does for an unsigned value of this width.
             above = other >= 1 << self.width
@@ -293,6 +356,31 @@ class Word:
 
     def __ge__(self, other: object) -> Bit:
         return self._compare(other, "ge")
+
+
+for _name, _what in _UNSUPPORTED.items():
+    setattr(Word, f"__{_name}__", _refuse_unsupported(_name, _what))
+
+
+_SYMBOL = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+
+def _comparable(word: Word, other: object, op: str) -> Word | int:
+    """`other` as a word or a non-negative int; Untraceable for anything a comparison would answer blindly."""
+    if isinstance(other, (Word, Bit)):
+        return other  # type: ignore[return-value]  # a Bit is refused by _operand with its own message
+    if not isinstance(other, int) and hasattr(other, "__index__") and not isinstance(other, float):
+        other = other.__index__()  # numpy integers
+    if not isinstance(other, int):
+        raise Untraceable(f"`word {_SYMBOL[op]} {type(other).__name__}`",
+                          "a word stands for an unsigned int: compare it with an int or a word "
+                          f"(comparing it with {other!r} would answer without looking at its value)"[:200])
+    if other < 0:
+        raise Untraceable(f"`word {_SYMBOL[op]} {other}`",
+                          "words are unsigned and wrap modulo 2**width, so a word is never negative "
+                          "(`w - 1 == -1` is always false); compare without subtracting (`w == 0`), or use "
+                          "slt/sle/sgt/sge for two's complement")
+    return other
 
 
 # --- circuits for the operators ------------------------------------------------------------------
