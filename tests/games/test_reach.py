@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from gameproof.errors import BadInput
+
 from gameproof.cli import main
 from gameproof.answers import Status
 from gameproof.games.reach import solve_reach
@@ -149,31 +151,41 @@ def test_predicates_the_tracer_cannot_follow_are_refused_not_unsat(name, tmp_pat
 
 
 def _domineering_with_play(tmp_path, body: str) -> str:
-    """examples/domineering.py with `play` replaced by `body` (indented), as a GAME argument."""
+    """examples/domineering.py with `play` replaced by `body` (indented) and no symmetry declared (the rules
+    self-check would find that the variant breaks them), as a GAME argument."""
     source = DOMINEERING.read_text()
     start = source.index("def play(covered, move):")
     end = source.index("\ndef result(")
+    source = source[:start] + "def play(covered, move):\n" + body + "\n\n" + source[end:]
+    symmetries = source.index("    symmetries=(")
+    source = source[:symmetries] + source[source.index("\n", symmetries) + 1:]
     path = tmp_path / "domineering_variant.py"
-    path.write_text(source[:start] + "def play(covered, move):\n" + body + "\n\n" + source[end:])
+    path.write_text(source)
     return f"{path}:7,7"
 
 
 def test_a_rule_returning_plain_int_words_is_traced_exactly(tmp_path, capsys):
     """Two plain ints merged by a symbolic `if` make a 49-bit word; reach widens it instead of failing."""
-    game = _domineering_with_play(tmp_path, "    if move & 1:\n        return (CELLS,)\n    return (0,)\n")
+    game = _domineering_with_play(tmp_path, "    if move & 1:\n        return (CELLS,)\n    return (CELLS >> 1,)\n")
     predicate = tmp_path / "full.py"
     predicate.write_text("def full(covered, to_move):\n    return covered == (1 << 49) - 1\n")
     assert main(["reach", game, "--plies", "1", "--where", f"{predicate}::full", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["moves"] == ["a1"]
 
 
-def test_a_rule_returning_no_position_is_named(tmp_path, capsys):
-    game = _domineering_with_play(tmp_path, "    return covered | move\n")
-    predicate = tmp_path / "any.py"
-    predicate.write_text("def any_position(covered, to_move):\n    return covered != 0\n")
-    assert main(["reach", game, "--plies", "1", "--where", f"{predicate}::any_position"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "play() returned Word" in err and "domineering_variant.py:" in err
+def test_a_rule_returning_no_position_is_named(tmp_path):
+    """Loaded from a file, the rules self-check refuses such a rule first; built through the API (no
+    self-check), the tracer names it."""
+    from gameproof.games.game import Game
+    from gameproof.games.reach import solve_reach
+    from gameproof.games.registry import games_in_file
+
+    path, _, parameters = _domineering_with_play(tmp_path, "    return covered | move\n").rpartition(":")
+    assert main(["reach", f"{path}:{parameters}", "--plies", "1", "--where", f"{tmp_path}/none.py::f"]) == 2
+    spec = games_in_file(path)[0]
+    game = Game(spec, spec.parse_parameters(parameters))
+    with pytest.raises(BadInput, match=r"domineering_variant\.py:\d+: play\(\) returned Word"):
+        solve_reach(game, 1, lambda covered, to_move: covered != 0, "cadical195")
 
 
 def test_a_predicate_helper_is_guarded_too(tmp_path, capsys):
