@@ -10,6 +10,11 @@ A df-pn state is one uint64 array: ``s[0]`` the offset of the current frame, ``s
 under each symmetry…]``. The kernels know the numbers of words and keys as constants of the game
 (``WORDS``, ``KEYS``), so that their loops unroll. Playing a move writes the next frame (its keys
 updated from the cells that changed), taking one back steps back a frame.
+
+The kernels guard what rules with a bug could break: ``play`` never writes past the state array (a game
+longer than its frames is a fault), and returns a fault for a move outside the board, a move that changes
+nothing, an unknown result code, or a position where no side can move but ``result`` says the game goes
+on; perft stops with the same faults. See :class:`gameproof.interrupts.Halt`.
 """
 
 from __future__ import annotations
@@ -22,10 +27,13 @@ import numpy as np
 from numba import njit
 
 from gameproof.games.declaration import DRAW, LOSS, ONGOING, PASS, WIN
+from gameproof.interrupts import Halt, stoppable
 from gameproof.jit import specialise
-from gameproof.search.dfpn import CONTINUE, DRAW as RESULT_DRAW, MOVER_LOSES, MOVER_WINS, Kernels
+from gameproof.search.dfpn import CONTINUE, DRAW as RESULT_DRAW, MOVER_LOSES, MOVER_WINS, Kernels, halt, raise_for_halt
 
 HEADER = 3  # s[0] frame offset, s[1] frame size, s[2] words
+TOO_LONG, UNKNOWN_RESULT, NO_MOVE, UNCHANGED, BAD_MOVE = (int(fault) for fault in (
+    Halt.TOO_LONG, Halt.UNKNOWN_RESULT, Halt.NO_MOVE, Halt.UNCHANGED, Halt.BAD_MOVE))
 # slots of the info table g[1]
 INFO_CELLS, INFO_MASK, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM, INFO_LOOKAHEAD = range(5)
 
@@ -46,6 +54,7 @@ R_estimate: Callable
 R_load: Callable
 WORDS: int  # words of a position
 KEYS: int  # keys of a frame: one per symmetry
+HAS_PASS: bool  # whether the game has a pass_turn rule
 
 
 @njit(cache=True)
@@ -114,7 +123,7 @@ def moves(s, g, out):
     order = g[2]
     n = 0
     if order.size > 0:
-        for i in range(order.size):
+        for i in range(min(order.size, out.size)):
             if (legal >> np.uint64(order[i])) & np.uint64(1):
                 out[n] = order[i]
                 n += 1
@@ -128,15 +137,23 @@ def moves(s, g, out):
 
 def play(s, g, move):
     base, size = np.int64(s[0]), np.int64(s[1])
+    following = base + size
+    if following + size > s.size:
+        return TOO_LONG
+    if move != PASS and np.uint64(move) >= np.uint64(64):
+        return BAD_MOVE
     words = R_load(s, base)
     to_move = np.int64(s[base + WORDS + 1])
     if move == PASS:
         child = R_pass(*words)
     else:
         child = R_play(*words, np.uint64(1) << np.uint64(move))
-    following = base + size
+    unchanged = move != PASS
     for i in range(WORDS):
         s[following + i] = child[i]
+        unchanged = unchanged and s[following + i] == s[base + i]
+    if unchanged:
+        return UNCHANGED
     legal = R_legal(*child)
     s[following + WORDS] = legal
     s[following + WORDS + 1] = np.uint64(1 - to_move)
@@ -172,6 +189,10 @@ def play(s, g, move):
         return MOVER_WINS
     if outcome == DRAW:
         return RESULT_DRAW
+    if outcome != ONGOING:
+        return UNKNOWN_RESULT
+    if not HAS_PASS or move == PASS:
+        return NO_MOVE  # the side to move can neither move nor pass, or both sides pass
     return CONTINUE
 
 
@@ -217,25 +238,48 @@ def position(s: np.ndarray) -> tuple[tuple[int, ...], int]:
 # --- perft ---------------------------------------------------------------------------------------------
 
 
-def perft(words, depth, count_finished, pass_is_ply):
-    """Move paths of `depth` plies (see :mod:`gameproof.games.othello.perft` for the conventions)."""
+def perft(words, depth, count_finished, pass_is_ply, status):
+    """Move paths of `depth` plies (see :mod:`gameproof.games.othello.perft` for the conventions); 0 once
+    ``status[0]`` holds a reason to stop (a signal, or a fault this writes with the depth left)."""
     legal = R_legal(*words)
     if legal == np.uint64(0):
-        if R_result(*words) != ONGOING:
+        outcome = R_result(*words)
+        if outcome != ONGOING:
+            if np.uint64(outcome) > np.uint64(DRAW):
+                halt(status, 0, UNKNOWN_RESULT, depth)
             return np.uint64(1) if count_finished else np.uint64(0)
+        passed = R_pass(*words)
+        if not HAS_PASS or (R_legal(*passed) == np.uint64(0) and R_result(*passed) == ONGOING):
+            halt(status, 0, NO_MOVE, depth)
+            return np.uint64(0)
         if not pass_is_ply:
-            return perft(R_pass(*words), depth, count_finished, pass_is_ply)
+            return perft(passed, depth, count_finished, pass_is_ply, status)
         if depth == 1:
             return np.uint64(1)
-        return perft(R_pass(*words), depth - 1, count_finished, pass_is_ply)
+        return perft(passed, depth - 1, count_finished, pass_is_ply, status)
     if depth == 1:
         return np.uint64(popcount(legal))
     total = np.uint64(0)
-    while legal != np.uint64(0):
+    while legal != np.uint64(0) and status[0] == 0:
         move = legal & (np.uint64(0) - legal)
         legal ^= move
-        total += perft(R_play(*words, move), depth - 1, count_finished, pass_is_ply)
+        child = R_play(*words, move)
+        if child == words:
+            halt(status, 0, UNCHANGED, depth - 1)
+        total += perft(child, depth - 1, count_finished, pass_is_ply, status)
     return total
+
+
+def run_perft(kernel: Callable, words: tuple[int, ...], depth: int, count_finished: bool, pass_is_ply: bool) -> int:
+    """`kernel` (a game's :func:`perft`) from the position `words`, stoppable by a signal; a fault raises
+    :class:`~gameproof.interrupts.RulesBroken` at the depth (plies from the position) it was found."""
+    status = np.zeros(2, dtype=np.int64)
+    with stoppable(status, 0):
+        paths = int(kernel(tuple(np.uint64(word) for word in words), np.int64(depth), count_finished, pass_is_ply,
+                           status))
+    status[1] = depth - status[1]  # plies from the position, where the kernel wrote the plies left
+    raise_for_halt(status, 0, depth)
+    return paths
 
 
 def derive(compiled: SimpleNamespace, words: int, symmetries: int, fingerprint: str) -> tuple[Kernels, Callable]:
@@ -246,7 +290,7 @@ def derive(compiled: SimpleNamespace, words: int, symmetries: int, fingerprint: 
     bindings = {
         "R_legal": compiled.legal, "R_play": compiled.play, "R_result": compiled.result,
         "R_pass": getattr(compiled, "pass_turn", no_pass), "R_estimate": getattr(compiled, "estimate", no_estimate),
-        "R_load": LOADERS[words - 1], "WORDS": words, "KEYS": symmetries,
+        "R_load": LOADERS[words - 1], "WORDS": words, "KEYS": symmetries, "HAS_PASS": hasattr(compiled, "pass_turn"),
     }
     made = specialise((mover, remaining, moves, play, wins_at_once, undo, key, estimate, perft), bindings,
                       depends_on=[dfpn], fingerprint=fingerprint)

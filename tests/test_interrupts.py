@@ -1,0 +1,96 @@
+"""Rules with bugs end in one line and exit 2, never a crash; Ctrl-C and SIGTERM end a command within 2 s.
+
+Each command runs as ``python -m gameproof`` in a process of its own: a kernel that wrote out of bounds
+would kill it, and only a real signal shows how fast a command answers one."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gameproof.games.declaration import Engine
+from gameproof.games.game import Game
+from gameproof.games.registry import games_in_file
+from gameproof.games.state import RulesState
+from gameproof.interrupts import Halt, RulesBroken
+from gameproof.search.dfpn import Options
+from gameproof.search.perft import fast_perft
+from gameproof.search.solve import solve
+
+BROKEN = Path(__file__).parent / "data" / "broken_rules"
+COMMANDS = {"solve": ["solve", "{game}", "--quiet"], "alphabeta": ["solve", "{game}", "--engine", "alphabeta", "--quiet"],
+            "perft": ["perft", "{game}", "5"]}
+# A game longer than its board has cells: perft to depth 5 never sees past the ninth ply.
+CASES = [(bug, command) for bug in ("occupied", "unchanged", "bad_result", "never_ends", "too_long")
+         for command in COMMANDS if (bug, command) != ("too_long", "perft")]
+SOURCES = Path(__file__).parent.parent / "src"
+
+
+def _gameproof(*args: str, **options) -> subprocess.Popen:
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(SOURCES), os.environ.get("PYTHONPATH")]))}
+    return subprocess.Popen([sys.executable, "-m", "gameproof", *args], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment, **options)
+
+
+@pytest.mark.parametrize(("bug", "command"), CASES)
+def test_rules_with_a_bug_end_in_one_line_never_a_crash(bug, command):
+    arguments = [word.format(game=BROKEN / f"{bug}.py") for word in COMMANDS[command]]
+    run = _gameproof(*arguments)
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 2, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gameproof: error: "), err
+
+
+FAULTS = {"occupied": Halt.UNCHANGED, "unchanged": Halt.UNCHANGED, "bad_result": Halt.UNKNOWN_RESULT,
+          "never_ends": Halt.NO_MOVE, "too_long": Halt.TOO_LONG}
+
+
+@pytest.mark.parametrize(("bug", "command"), CASES)
+def test_the_kernels_name_the_fault_they_found(bug, command):
+    """The kernels' own guards, whatever checks the rules before they reach a kernel."""
+    state = RulesState(Game(games_in_file(BROKEN / f"{bug}.py")[0], {}))
+    with pytest.raises(RulesBroken) as raised:
+        if command == "perft":
+            fast_perft(state, 5)
+        else:
+            solve(state, Options(tt_mb=1), engine=Engine.ALPHABETA if command == "alphabeta" else Engine.DFPN)
+    assert raised.value.fault is FAULTS[bug] and raised.value.game == state.game.name
+
+
+def _stopped_within_two_seconds(run: subprocess.Popen, signum: int, after: float) -> list[str]:
+    """Send `signum` `after` seconds in; the lines of stderr, once the command ended within two seconds."""
+    time.sleep(after)
+    assert run.poll() is None, run.communicate()
+    sent = time.monotonic()
+    run.send_signal(signum)
+    try:
+        _, err = run.communicate(timeout=2)
+    finally:
+        run.kill()
+    assert time.monotonic() - sent < 2
+    assert run.returncode == 128 + signum
+    return err.strip().splitlines()
+
+
+@pytest.fixture(scope="module")
+def warm_perft():
+    """The kernels these tests interrupt, compiled and cached on disk, so that a signal lands in a kernel."""
+    for arguments in (["perft", "connect4", "3"], ["othello", "perft", "5"], ["perft", str(BROKEN / "loops.py"), "1"]):
+        assert _gameproof(*arguments).wait(timeout=300) == 0
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("command", [["perft", "connect4", "14"], ["othello", "perft", "14"]])
+def test_a_signal_stops_a_long_perft_within_two_seconds(warm_perft, command, signum):
+    assert _stopped_within_two_seconds(_gameproof(*command), signum, after=2.0) == ["gameproof: interrupted"]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_rule_that_loops_forever_still_stops_within_two_seconds(warm_perft, signum):
+    assert _stopped_within_two_seconds(_gameproof("perft", str(BROKEN / "loops.py"), "3"), signum,
+                                       after=2.0) == ["gameproof: interrupted"]
