@@ -12,11 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from gameproof.atomic import atomic_output
 from gameproof.games.declaration import Engine
 from gameproof.games.game import Game
 from gameproof.games.registry import games_in_file
 from gameproof.games.state import RulesState
 from gameproof.interrupts import Halt, RulesBroken
+from gameproof.logic.cnf import Cnf
+from gameproof.logic.dimacs import write_dimacs
 from gameproof.search.dfpn import Options
 from gameproof.search.perft import fast_perft
 from gameproof.search.solve import solve
@@ -94,3 +97,77 @@ def test_a_signal_stops_a_long_perft_within_two_seconds(warm_perft, command, sig
 def test_a_rule_that_loops_forever_still_stops_within_two_seconds(warm_perft, signum):
     assert _stopped_within_two_seconds(_gameproof("perft", str(BROKEN / "loops.py"), "3"), signum,
                                        after=2.0) == ["gameproof: interrupted"]
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below `pid` (from /proc)."""
+    children = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        children += [int(child) for child in (task / "children").read_text().split()]
+    return children + [grandchild for child in children for grandchild in _descendants(child)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:  # a zombie waits for its parent only to be reaped
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads processes from /proc")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("moment", ["workers starting", "workers solving"])
+@pytest.mark.parametrize("command", [
+    ["othello", "cubes", "--legal-moves", "16", "--plies", "8", "--cube-plies", "2", "--workers", "2", "--quiet",
+     "--journal", "{folder}/journal.db", "--proof", "{folder}"],
+    ["mnk", "book", "build", "--rows", "4", "--cols", "4", "--k", "3", "--misere", "--depth", "3", "--workers", "2",
+     "--quiet", "--db", "{folder}/book.db"]], ids=["cubes", "book"])
+def test_an_interrupted_multi_worker_run_ends_at_once_and_leaves_nothing_behind(tmp_path, command, moment, signum):
+    run = _gameproof(*[word.format(folder=tmp_path) for word in command], start_new_session=True)
+    workers: list[int] = []
+    try:
+        while len(workers) < 2 and run.poll() is None:
+            workers = _descendants(run.pid)
+            time.sleep(0.02)
+        time.sleep(0.1 if moment == "workers starting" else 4.0)
+        sent = time.monotonic()
+        if signum == signal.SIGINT:
+            os.killpg(run.pid, signum)  # as Ctrl-C does: to every process of the terminal's group
+        else:
+            run.send_signal(signum)
+        _, err = run.communicate(timeout=10)
+        assert time.monotonic() - sent < 2
+        assert run.returncode == 128 + signum and err.strip().splitlines() == ["gameproof: interrupted"], err
+        deadline = time.monotonic() + 2
+        while any(map(_alive, workers)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert workers and not any(map(_alive, workers))
+        assert not list(tmp_path.glob(".*.partial"))
+    finally:
+        for pid in [run.pid, *workers]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        run.wait()
+
+
+def test_a_dimacs_file_that_fails_midway_leaves_no_file(tmp_path):
+    cnf = Cnf()
+    cnf.add_clause([1, -2])
+    with pytest.raises(UnicodeEncodeError):
+        write_dimacs(cnf, tmp_path / "out.cnf", comments=["harness ƒ"])  # DIMACS is ASCII
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_file_appears_whole_or_not_at_all(tmp_path):
+    target = tmp_path / "proof.drat"
+    with pytest.raises(KeyboardInterrupt), atomic_output(target) as partial:
+        partial.write_text("half a proof")
+        raise KeyboardInterrupt
+    assert list(tmp_path.iterdir()) == []
+    with atomic_output(target) as partial:
+        partial.write_text("a whole proof")
+        assert not target.exists()
+    assert [path.name for path in tmp_path.iterdir()] == [target.name] and target.read_text() == "a whole proof"
