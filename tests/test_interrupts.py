@@ -27,9 +27,9 @@ from gameproof.search.solve import solve
 BROKEN = Path(__file__).parent / "data" / "broken_rules"
 COMMANDS = {"solve": ["solve", "{game}", "--quiet"], "alphabeta": ["solve", "{game}", "--engine", "alphabeta", "--quiet"],
             "perft": ["perft", "{game}", "5"]}
-# A game longer than its board has cells: perft to depth 5 never sees past the ninth ply.
-CASES = [(bug, command) for bug in ("occupied", "unchanged", "bad_result", "never_ends", "too_long")
-         for command in COMMANDS if (bug, command) != ("too_long", "perft")]
+# perft to depth 5 never sees past the ninth ply, and counts moves without their order.
+CASES = [(bug, command) for bug in ("occupied", "unchanged", "bad_result", "never_ends", "too_long", "bad_order")
+         for command in COMMANDS if command != "perft" or bug not in ("too_long", "bad_order")]
 SOURCES = Path(__file__).parent.parent / "src"
 
 
@@ -50,7 +50,7 @@ def test_rules_with_a_bug_end_in_one_line_never_a_crash(bug, command):
 
 
 FAULTS = {"occupied": Halt.UNCHANGED, "unchanged": Halt.UNCHANGED, "bad_result": Halt.UNKNOWN_RESULT,
-          "never_ends": Halt.NO_MOVE, "too_long": Halt.TOO_LONG}
+          "never_ends": Halt.NO_MOVE, "too_long": Halt.TOO_LONG, "bad_order": Halt.BAD_MOVE}
 
 
 @pytest.mark.parametrize(("bug", "command"), CASES)
@@ -121,7 +121,7 @@ def _alive(pid: int) -> bool:
 @pytest.mark.parametrize("command", [
     ["othello", "cubes", "--legal-moves", "16", "--plies", "8", "--cube-plies", "2", "--workers", "2", "--quiet",
      "--journal", "{folder}/journal.db", "--proof", "{folder}"],
-    ["mnk", "book", "build", "--rows", "4", "--cols", "4", "--k", "3", "--misere", "--depth", "3", "--workers", "2",
+    ["mnk", "book", "build", "--rows", "4", "--cols", "5", "--k", "3", "--misere", "--depth", "2", "--workers", "2",
      "--quiet", "--db", "{folder}/book.db"]], ids=["cubes", "book"])
 def test_an_interrupted_multi_worker_run_ends_at_once_and_leaves_nothing_behind(tmp_path, command, moment, signum):
     run = _gameproof(*[word.format(folder=tmp_path) for word in command], start_new_session=True)

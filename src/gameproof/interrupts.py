@@ -81,11 +81,9 @@ class RulesBroken(BadInput):
         return RulesBroken(self.fault, self.depth + plies, self.limit, self.game)
 
 
-class Terminated(SystemExit):
-    """SIGTERM, raised in the main thread: the process exits with 143 once ``finally`` blocks have run."""
-
-    def __init__(self) -> None:
-        super().__init__(128 + signal.SIGTERM)
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread: the command exits with 143 once ``finally`` blocks have run. Not a
+    SystemExit, which code that runs a user's harness catches, nor an Exception."""
 
 
 def exit_code(interruption: BaseException) -> int:

@@ -20,15 +20,15 @@ import numpy as np
 from gameproof.interrupts import FIRST_FAULT, RulesBroken, stoppable
 from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
-from gameproof.search.dfpn import (CONTINUE, HALT, MOVER_LOSES, MOVER_WINS, TOO_LONG, Kernels, Options, checked, halt,
-                                   raise_for_halt)
+from gameproof.search.dfpn import (CONTINUE, HALT, MOVER_LOSES, MOVER_WINS, ROOM, STATS, TOO_LONG, Kernels, Options,
+                                   checked, counted, halt, raise_for_halt)
 from gameproof.answers import Value
 from gameproof.search.exact import Solution, terminal_value
 from gameproof.search.tt import TranspositionTable
 
 ABORTED = 9  # a value outside -1..1: the node budget ran out, or the search halted (see stats[HALT])
 _SALT = np.uint64(0x7A11_BE7A_0000_0001)
-# stats slots (HALT, HALT_DEPTH: 3 and 4, as in df-pn's)
+# stats slots (HALT, HALT_DEPTH, ROOM: 3 to 5, as in df-pn's)
 _NODES, _LIMIT, _FILLED = range(3)
 
 K_mover: Callable
@@ -44,8 +44,8 @@ def _negamax(s, g, words, bits, alpha, beta, depth, bmove, bscore, stats):
     stats[_NODES] += 1
     if stats[_NODES] > stats[_LIMIT] or stats[HALT] != 0:
         return ABORTED
-    if depth >= bmove.shape[0]:
-        halt(stats, HALT, TOO_LONG, depth)
+    if depth >= stats[ROOM]:
+        halt(stats, HALT, TOO_LONG, depth + 1)
         return ABORTED
     start = stats[_NODES]
     key = K_key(s, g) ^ _SALT
@@ -60,6 +60,9 @@ def _negamax(s, g, words, bits, alpha, beta, depth, bmove, bscore, stats):
     first_alpha = alpha
     me = K_mover(s)
     n = K_moves(s, g, bmove[depth])
+    if n < 0:
+        halt(stats, HALT, -n, depth)
+        return ABORTED
     best = -2
     m = 0
     for i in range(n):
@@ -133,7 +136,7 @@ class AlphaBeta:
         shape = (max_depth + 2, max(1, max_moves))
         self._bmove = np.zeros(shape, dtype=np.int64)
         self._bscore = np.zeros(shape, dtype=np.int64)
-        self._stats = np.zeros(5, dtype=np.int64)
+        self._stats = np.zeros(STATS, dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -146,6 +149,7 @@ class AlphaBeta:
         s = state.copy()
         while True:
             self._stats[_LIMIT] = self._stats[_NODES] + chunk
+            self._stats[ROOM] = min(self.kernels.room(s), self._bmove.shape[0])
             with stoppable(self._stats, HALT):
                 value = self._negamax(s, self.tables, self.table.words, self.table.bits, -1, 1, 0, self._bmove,
                                       self._bscore, self._stats)
@@ -174,7 +178,7 @@ def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_d
     moves: dict[int, Value] = {}
     if with_moves:
         buffer = np.zeros(max(1, max_moves), dtype=np.int64)
-        n = kernels.moves(words, tables, buffer)
+        n = counted(kernels.moves(words, tables, buffer), max_depth)
         s = words.copy()
         for move in buffer[:n].tolist():
             result = checked(kernels.play(s, tables, move), max_depth)

@@ -36,18 +36,21 @@ _WPNS, _EPS_MILLI, _HEURISTIC, _BRUTE, _ATTACKER, _DRAW_OK, _LIMIT, _BITS, _SALT
 # Keys are XORed with a salt per question (attacker, draw_ok): a bijection, so exact keys stay exact
 # and the answers to different questions share one table without clearing it.
 _SALTS = (0, 0x5851_F42D_4C95_7F2D, 0x1405_7B7E_F767_814F, 0x2545_F491_4F6C_DD1D)
-# stats slots; HALT and HALT_DEPTH sit at the same slots in alpha-beta's stats
-_NODES, _BF_NODES, _TT_FILLED, HALT, HALT_DEPTH = range(5)
+# stats slots; HALT, HALT_DEPTH and ROOM (the deepest depth the state and buffers hold) sit at the same slots
+# in alpha-beta's stats
+_NODES, _BF_NODES, _TT_FILLED, HALT, HALT_DEPTH, ROOM = range(6)
+STATS = 6
 
 
 class Kernels(NamedTuple):
     """The kernel protocol a game offers to df-pn (all numba-compiled).
 
     mover(s) -> 0/1; remaining(s, g) -> empty squares left (bounds the depth); moves(s, g, out) -> n,
-    writing legal moves; play(s, g, move) -> CONTINUE/MOVER_WINS/MOVER_LOSES/DRAW, or a fault (a
-    :class:`~gameproof.interrupts.Halt` from FIRST_FAULT on, after which ``s`` is left as it is); undo(s, g, move);
+    writing legal moves, or minus a fault; play(s, g, move) -> CONTINUE/MOVER_WINS/MOVER_LOSES/DRAW, or a
+    fault (a :class:`~gameproof.interrupts.Halt` from FIRST_FAULT on, after which ``s`` is left as it is); undo(s, g, move);
     key(s, g) -> uint64 canonical key; estimate(s, g, attacker) -> (threats against the attacker,
-    threats against the defender), counts that make a fresh node 1 + weight × count.
+    threats against the defender), counts that make a fresh node 1 + weight × count; room(s) -> how many
+    more frames ``s`` holds (a search never plays deeper).
     """
 
     mover: Callable
@@ -57,6 +60,7 @@ class Kernels(NamedTuple):
     undo: Callable
     key: Callable
     estimate: Callable
+    room: Callable
 
 
 @dataclass(frozen=True)
@@ -98,19 +102,23 @@ K_play: Callable
 K_undo: Callable
 K_key: Callable
 K_estimate: Callable
+K_room: Callable
 
 
 def _brute(s, g, buf, depth, attacker, draw_ok, stats):
     """Plain minimax: does the player to move reach their goal (attacker: win or draw_ok; defender: the opposite)?"""
     stats[_BF_NODES] += 1
-    if depth >= buf.shape[0]:
-        halt(stats, HALT, TOO_LONG, depth)
+    if depth >= stats[ROOM]:
+        halt(stats, HALT, TOO_LONG, depth + 1)
         return False
     me = K_mover(s)
     draw_good = draw_ok if me == attacker else not draw_ok
     n = K_moves(s, g, buf[depth])
     if n == 0:
         return draw_good
+    if n < 0:
+        halt(stats, HALT, -n, depth)
+        return False
     for i in range(n):
         move = buf[depth, i]
         result = K_play(s, g, move)
@@ -132,8 +140,8 @@ def _brute(s, g, buf, depth, attacker, draw_ok, stats):
 def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_phi, th_delta):
     """Multiple iterative deepening at one node; returns its (phi, delta) and stores them."""
     stats[_NODES] += 1
-    if depth >= bmove.shape[0]:
-        halt(stats, HALT, TOO_LONG, depth)
+    if depth >= stats[ROOM]:
+        halt(stats, HALT, TOO_LONG, depth + 1)
         return INF, INF
     start = stats[_NODES] + stats[_BF_NODES]
     bits, attacker, draw_ok = cfg[_BITS], cfg[_ATTACKER], cfg[_DRAW_OK] != 0
@@ -141,6 +149,9 @@ def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_ph
     is_or = me == attacker
     draw_good = draw_ok if is_or else not draw_ok
     n = K_moves(s, g, bmove[depth])
+    if n < 0:
+        halt(stats, HALT, -n, depth)
+        return INF, INF
     m = 0
     won = n == 0 and draw_good
     lost = n == 0 and not draw_good
@@ -298,7 +309,7 @@ class Search:
         self._bkey = np.zeros(shape, dtype=np.uint64)
         self._bphi = np.zeros(shape, dtype=np.int64)
         self._bdelta = np.zeros(shape, dtype=np.int64)
-        self._stats = np.zeros(5, dtype=np.int64)
+        self._stats = np.zeros(STATS, dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -324,6 +335,7 @@ class Search:
         root_key = K.key(s, self.tables) ^ cfg[_SALT:].view(np.uint64)[0]
         while True:
             cfg[_LIMIT] = self._stats[_NODES] + chunk
+            self._stats[ROOM] = min(K.room(s), self._bmove.shape[0])
             with stoppable(self._stats, HALT):
                 phi, delta = self._mid(s, self.tables, self.table.words, cfg, self._stats,
                                        self._bmove, self._bkey, self._bphi, self._bdelta, 0, root_key, INF, INF)
@@ -348,7 +360,14 @@ def raise_for_halt(flags: np.ndarray, slot: int, limit: int) -> None:
 
 
 def checked(result: int, limit: int) -> int:
-    """The result of a move played from Python at the root, unless it is a fault (raised, at depth 1)."""
+    """The result of a move played at the root from Python, unless it is a fault (raised, at depth 1)."""
     if result >= FIRST_FAULT:
         raise RulesBroken(Halt(result), 1, limit)
     return result
+
+
+def counted(n: int, limit: int) -> int:
+    """The number of moves `moves` found at the root (called from Python), unless it is a fault (raised)."""
+    if n < 0:
+        raise RulesBroken(Halt(-n), 0, limit)
+    return n

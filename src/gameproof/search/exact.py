@@ -16,7 +16,7 @@ import numpy as np
 from gameproof.answers import Value
 from gameproof.games.protocol import GameState
 from gameproof.interrupts import RulesBroken
-from gameproof.search.dfpn import CONTINUE, DRAW, MOVER_WINS, Kernels, Options, Search, checked
+from gameproof.search.dfpn import CONTINUE, DRAW, MOVER_WINS, Kernels, Options, Search, checked, counted
 
 
 @dataclass
@@ -80,7 +80,7 @@ def _move_values(search: Search, kernels: Kernels, tables: tuple[Any, ...], word
                  me: int, progress: Callable[[int, int, int], None] | None, max_depth: int) -> dict[int, Value]:
     """Value for ``me`` of each legal move: the draw question on every child, then the win question on those that draw."""
     buffer = np.zeros(max(1, max_moves), dtype=np.int64)
-    n = kernels.moves(words, tables, buffer)
+    n = counted(kernels.moves(words, tables, buffer), max_depth)
     values: dict[int, Value] = {}
     twins: dict[int, list[int]] = {}  # canonical key -> moves leading there
     positions: dict[int, np.ndarray] = {}
