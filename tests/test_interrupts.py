@@ -81,20 +81,25 @@ def _stopped_within_two_seconds(run: subprocess.Popen, signum: int, after: float
 
 
 @pytest.fixture(scope="module")
-def warm_perft():
+def warm_kernels():
     """The kernels these tests interrupt, compiled and cached on disk, so that a signal lands in a kernel."""
-    for arguments in (["perft", "connect4", "3"], ["othello", "perft", "5"], ["perft", str(BROKEN / "loops.py"), "1"]):
+    nearly_full = ["--moves", "a a a a a a b b b b b b c c c c c c g g g g g g", "--quiet"]
+    for arguments in (["perft", "connect4:7,6", "3"], ["othello", "perft", "5"], ["perft", str(BROKEN / "loops.py"), "1"],
+                      ["solve", "connect4:7,6", *nearly_full], ["solve", "connect4:7,6", "--engine", "dfpn", *nearly_full]):
         assert _gameproof(*arguments).wait(timeout=300) == 0
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-@pytest.mark.parametrize("command", [["perft", "connect4", "14"], ["othello", "perft", "14"]])
-def test_a_signal_stops_a_long_perft_within_two_seconds(warm_perft, command, signum):
+@pytest.mark.parametrize("command", [["perft", "connect4:7,6", "14"], ["othello", "perft", "14"],
+                                     ["othello", "perft", "14", "--threads", "2"], ["solve", "connect4:7,6", "--quiet"],
+                                     ["solve", "connect4:7,6", "--engine", "dfpn", "--quiet"]],
+                         ids=["perft", "othello", "othello-threads", "alphabeta", "dfpn"])
+def test_a_signal_stops_a_long_kernel_within_two_seconds(warm_kernels, command, signum):
     assert _stopped_within_two_seconds(_gameproof(*command), signum, after=2.0) == ["gameproof: interrupted"]
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_a_rule_that_loops_forever_still_stops_within_two_seconds(warm_perft, signum):
+def test_a_rule_that_loops_forever_still_stops_within_two_seconds(warm_kernels, signum):
     assert _stopped_within_two_seconds(_gameproof("perft", str(BROKEN / "loops.py"), "3"), signum,
                                        after=2.0) == ["gameproof: interrupted"]
 
