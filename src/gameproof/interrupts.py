@@ -22,10 +22,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from gameproof.errors import BadInput
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: What an interrupted command prints (on stderr) before it exits with 130 (SIGINT) or 143 (SIGTERM).
 INTERRUPTED = "gameproof: interrupted"
