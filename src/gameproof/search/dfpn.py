@@ -346,7 +346,6 @@ class Search:
                 progress(self.nodes, self.tt_entries, self.table.capacity)
 
 
-
 def raise_for_halt(flags: np.ndarray, slot: int, limit: int) -> None:
     """After a kernel returned: let the signal that stopped it end the command, or raise the fault it
     recorded with :func:`halt` (`limit`: the plies its search holds). Clears the record, so that the search
