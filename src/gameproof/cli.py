@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 import threading
 from collections.abc import Sequence
+from contextlib import nullcontext
 
 from gameproof import __version__
 from gameproof.commands import certificate, check, demo, games, mnk, othello, reach, render, results, sudoku, tui
 from gameproof.commands._output import exit_codes
 from gameproof.errors import BadInput
+from gameproof.interrupts import INTERRUPTED, Terminated, exit_code, handling_signals
 
 COMMAND_MODULES = (games, othello, mnk, demo, check, certificate, sudoku, render, tui, reach, results)
 
@@ -105,15 +106,16 @@ def with_game_subcommand(parser: argparse.ArgumentParser, argv: list[str]) -> li
     return argv
 
 
-def _terminate(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)  # unwinds, so `finally` blocks kill child processes and remove temporary files
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code (0 ok, 2 bad input; commands define others). SIGTERM
-    ends it as an exception would (exit code 143), stopping any solver processes it started."""
+    """Run the command line; returns the exit code (0 ok, 2 bad input; commands define others). Ctrl-C and
+    SIGTERM end it within two seconds as an exception would (exit code 130, 143), stopping any solver
+    processes it started (see :mod:`gameproof.interrupts`)."""
     in_main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
+    with handling_signals() if in_main_thread else nullcontext():
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         _escape_unencodable_output()
         args = build_parser().parse_args(argv)
@@ -121,9 +123,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BadInput as error:
         print(f"gameproof: error: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("gameproof: interrupted", file=sys.stderr)
-        return 130
+    except (KeyboardInterrupt, Terminated) as interruption:
+        print(INTERRUPTED, file=sys.stderr)
+        return exit_code(interruption)
     except BrokenPipeError:  # the reader stopped early (`| head -1`): not an error, and nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the final flush must not fail again
         return 0
@@ -131,9 +133,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{str(error.filename)[:80]}: " if error.filename else ""
         print(f"gameproof: error: {where}{error.strerror or error}", file=sys.stderr)
         return 2
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -82,14 +82,15 @@ def compile_rules(module: ModuleType, constants: dict[str, int] | None = None,
     ``np.uint64`` constants. Functions are compiled lazily on first use with the argument types they
     receive (callers pass uint64), so a caller that numba loads from its on-disk cache never recompiles
     them. Helpers are inlined into their callers; the functions named in `entry_points` are not, so that
-    generic kernels may call them with ``f(*words)``.
+    generic kernels may call them with ``f(*words)``; they release the GIL (``nogil``), so that a rule that
+    loops forever cannot keep :mod:`gameproof.interrupts` from ending the process.
     """
     namespace: dict[str, object] = {"_u64": np.uint64}
     for name, value in [*vars(module).items(), *(constants or {}).items()]:
         if type(value) is int:
             namespace[name] = np.uint64(value & 0xFFFF_FFFF_FFFF_FFFF)
     entry_points = set(entry_points)
-    compiled = {name: numba.njit if name in entry_points else numba.njit(inline="always")
+    compiled = {name: numba.njit(nogil=True) if name in entry_points else numba.njit(inline="always")
                 for name in (f.__name__ for f in _rule_functions(module))}
     plain = _rebind(module, namespace, _Uint64Literals())
     tag = source_fingerprint([module, *map(importlib.import_module, SHARED_HELPERS)]) + repr(sorted((constants or {}).items()))
@@ -134,7 +135,8 @@ def source_fingerprint(modules: Iterable[ModuleType]) -> str:
 def cached_kernel(depends_on: Iterable[ModuleType], parallel: bool = False, vectorise: bool = False) -> Callable:
     """Decorator: ``numba.njit(cache=True)`` with the cache invalidated when any module in `depends_on`
     changes (for kernels built on :func:`compile_rules`). Compiled on first call: public wrappers
-    pass explicitly typed arguments (np.uint64, np.int64, bool).
+    pass explicitly typed arguments (np.uint64, np.int64, bool). Kernels release the GIL while they run
+    (``nogil``: see :mod:`gameproof.interrupts`).
 
     `vectorise` compiles the kernel with LLVM's SLP vectoriser, which packs the same operation on
     several words (a bitboard's eight directions) into one vector instruction. numba leaves it off
@@ -143,7 +145,7 @@ def cached_kernel(depends_on: Iterable[ModuleType], parallel: bool = False, vect
     fingerprint = source_fingerprint(depends_on) + (";slp" if vectorise else "")
 
     def decorate(function: Callable) -> Callable:
-        dispatcher = numba.njit(cache=True, parallel=parallel)(function)
+        dispatcher = numba.njit(cache=True, parallel=parallel, nogil=True)(function)
         if not numba.config.DISABLE_JIT:
             dispatcher._cache = _FingerprintedCache(function, fingerprint)
             if vectorise:
@@ -171,7 +173,7 @@ def _with_slp_vectoriser(compile_signature: Callable) -> Callable:
 
 def specialise(templates: Iterable[Callable], bindings: dict[str, Callable | int], depends_on: Iterable[ModuleType],
                fingerprint: str = "") -> SimpleNamespace:
-    """numba kernels (``njit(cache=True)``) made from the Python functions `templates`, with the global
+    """numba kernels (``njit(cache=True, nogil=True)``) made from the Python functions `templates`, with the global
     names in `bindings` bound to the given compiled functions, or to integers (compile-time constants:
     loops over them unroll).
 
@@ -197,7 +199,7 @@ def specialise(templates: Iterable[Callable], bindings: dict[str, Callable | int
         ast.increment_lineno(tree, first_line - 1)  # numba names its cache files after the line
         exec(compile(tree, inspect.getsourcefile(template) or "<template>", "exec"), namespace)
         function = _named_apart(namespace[template.__name__], fingerprint)
-        dispatcher = numba.njit(cache=True)(function)
+        dispatcher = numba.njit(cache=True, nogil=True)(function)
         if not numba.config.DISABLE_JIT:
             dispatcher._cache = _FingerprintedCache(function, fingerprint)
         compiled[template.__name__] = dispatcher

@@ -294,6 +294,15 @@ def test_a_broken_rule_is_one_line_naming_it(tmp_path, capsys, broken):
     _one_line_error(capsys, ["perft", f"{corner}:4", "3"], named, "corner:4")
 
 
+def test_a_rule_stuck_in_a_loop_is_one_line_naming_it_not_a_hang(tmp_path, capsys, monkeypatch):
+    from gameproof.games import selfcheck
+
+    monkeypatch.setattr(selfcheck, "CALL_SECONDS", 0.5)
+    corner = _file(tmp_path, CORNER, more="\n\ndef legal(first, second):\n    spin = first\n"
+                   "    while spin != 0:\n        spin = spin * 3 | 1\n    return CELLS & ~(first | second)\n")
+    _one_line_error(capsys, ["perft", f"{corner}:4", "3"], "legal() did not return within 0.5 s", "after a1")
+
+
 def test_the_error_names_the_position_and_the_move(tmp_path, capsys):
     corner = _file(tmp_path, CORNER, more="\n\ndef play(first, second, move):\n"
                    "    if popcount(first | second) == 2:\n        return first, second\n"

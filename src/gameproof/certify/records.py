@@ -16,8 +16,6 @@ from __future__ import annotations
 import enum
 import gzip
 import json
-import os
-import secrets
 import struct
 import zlib
 from collections.abc import Iterator, Sequence
@@ -26,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 from gameproof.answers import Value
+from gameproof.atomic import atomic_output
 from gameproof.errors import BadInput
 
 FORMAT = "gameproof-certificate"
@@ -88,20 +87,14 @@ def write_certificate(path: str | Path, header: Header, parts: Sequence[tuple[Pa
     """Write the certificate (each part with its packed records) atomically; returns the file's size in bytes.
 
     The file is written under a temporary name in the same folder and renamed when complete, so a run
-    that fails leaves nothing behind."""
+    that fails leaves nothing behind; a target that is no regular file (``/dev/stdout``) is written in place."""
     target = Path(path)
-    temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
-    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # permissions as for any new file
-    try:
-        with os.fdopen(handle, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as out:
-            out.write(_line(header.to_json()))
-            for part, records in parts:
-                out.write(_line(part.to_json()))
-                out.write(records)
-        os.replace(temporary, target)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    with atomic_output(target) as partial, open(partial, "wb") as raw, \
+            gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as out:
+        out.write(_line(header.to_json()))
+        for part, records in parts:
+            out.write(_line(part.to_json()))
+            out.write(records)
     return target.stat().st_size
 
 

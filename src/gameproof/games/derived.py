@@ -10,6 +10,12 @@ A df-pn state is one uint64 array: ``s[0]`` the offset of the current frame, ``s
 under each symmetry…]``. The kernels know the numbers of words and keys as constants of the game
 (``WORDS``, ``KEYS``), so that their loops unroll. Playing a move writes the next frame (its keys
 updated from the cells that changed), taking one back steps back a frame.
+
+The kernels guard what rules with a bug could break: ``room`` tells the searches how many frames the
+state array holds past the current one (a game longer than that is a fault, never a write past the end);
+``moves`` returns a fault for a move order outside the board, ``play`` for a move that changes nothing,
+an unknown result code, or a position where no side can move but ``result`` says the game goes on; perft
+stops with the same faults. See :class:`gameproof.interrupts.Halt`.
 """
 
 from __future__ import annotations
@@ -22,10 +28,13 @@ import numpy as np
 from numba import njit
 
 from gameproof.games.declaration import DRAW, LOSS, ONGOING, PASS, WIN
+from gameproof.interrupts import Halt, stoppable
 from gameproof.jit import specialise
-from gameproof.search.dfpn import CONTINUE, DRAW as RESULT_DRAW, MOVER_LOSES, MOVER_WINS, Kernels
+from gameproof.search.dfpn import CONTINUE, DRAW as RESULT_DRAW, MOVER_LOSES, MOVER_WINS, Kernels, halt, raise_for_halt
 
 HEADER = 3  # s[0] frame offset, s[1] frame size, s[2] words
+UNKNOWN_RESULT, NO_MOVE, UNCHANGED, BAD_MOVE = (int(fault) for fault in (
+    Halt.UNKNOWN_RESULT, Halt.NO_MOVE, Halt.UNCHANGED, Halt.BAD_MOVE))
 # slots of the info table g[1]
 INFO_CELLS, INFO_MASK, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM, INFO_LOOKAHEAD = range(5)
 
@@ -46,6 +55,7 @@ R_estimate: Callable
 R_load: Callable
 WORDS: int  # words of a position
 KEYS: int  # keys of a frame: one per symmetry
+HAS_PASS: bool  # whether the game has a pass_turn rule
 
 
 @njit(cache=True)
@@ -106,6 +116,10 @@ def remaining(s, g):
     return np.int64(g[1][INFO_CELLS]) - popcount(occupied & g[1][INFO_MASK])
 
 
+def room(s):
+    return (np.int64(s.size) - np.int64(s[0])) // np.int64(s[1]) - 1
+
+
 def moves(s, g, out):
     legal = s[np.int64(s[0]) + WORDS]
     if legal == np.uint64(0):
@@ -114,7 +128,9 @@ def moves(s, g, out):
     order = g[2]
     n = 0
     if order.size > 0:
-        for i in range(order.size):
+        for i in range(min(order.size, out.size)):
+            if np.uint64(order[i]) >= np.uint64(64):
+                return -BAD_MOVE
             if (legal >> np.uint64(order[i])) & np.uint64(1):
                 out[n] = order[i]
                 n += 1
@@ -128,13 +144,13 @@ def moves(s, g, out):
 
 def play(s, g, move):
     base, size = np.int64(s[0]), np.int64(s[1])
+    following = base + size
     words = R_load(s, base)
     to_move = np.int64(s[base + WORDS + 1])
     if move == PASS:
         child = R_pass(*words)
     else:
         child = R_play(*words, np.uint64(1) << np.uint64(move))
-    following = base + size
     for i in range(WORDS):
         s[following + i] = child[i]
     legal = R_legal(*child)
@@ -161,7 +177,9 @@ def play(s, g, move):
             removed &= removed - np.uint64(1)
             for k in range(KEYS):
                 s[following + keys + k] -= weights[k, a, bit]
-    if legal != np.uint64(0):
+    if legal != np.uint64(0):  # the guards at the end: a return before the frame is written costs 20% of the speed
+        if child == words and move != PASS:
+            return UNCHANGED
         if info[INFO_LOOKAHEAD] != np.uint64(0) and wins_at_once(child, legal):
             return MOVER_LOSES
         return CONTINUE
@@ -172,6 +190,10 @@ def play(s, g, move):
         return MOVER_WINS
     if outcome == DRAW:
         return RESULT_DRAW
+    if outcome != ONGOING:
+        return UNKNOWN_RESULT
+    if not HAS_PASS or move == PASS:
+        return NO_MOVE  # the side to move can neither move nor pass, or both sides pass
     return CONTINUE
 
 
@@ -217,25 +239,52 @@ def position(s: np.ndarray) -> tuple[tuple[int, ...], int]:
 # --- perft ---------------------------------------------------------------------------------------------
 
 
-def perft(words, depth, count_finished, pass_is_ply):
-    """Move paths of `depth` plies (see :mod:`gameproof.games.othello.perft` for the conventions)."""
+def perft(words, depth, count_finished, pass_is_ply, status):
+    """Move paths of `depth` plies (see :mod:`gameproof.games.othello.perft` for the conventions); 0 once
+    ``status[0]`` holds a reason to stop (a signal, or a fault this writes with the depth left)."""
     legal = R_legal(*words)
     if legal == np.uint64(0):
-        if R_result(*words) != ONGOING:
+        outcome = R_result(*words)
+        if outcome != ONGOING:
+            if np.uint64(outcome) > np.uint64(DRAW):
+                halt(status, 0, UNKNOWN_RESULT, depth)
             return np.uint64(1) if count_finished else np.uint64(0)
+        passed = R_pass(*words)
+        if not HAS_PASS or (R_legal(*passed) == np.uint64(0) and R_result(*passed) == ONGOING):
+            halt(status, 0, NO_MOVE, depth)
+            return np.uint64(0)
         if not pass_is_ply:
-            return perft(R_pass(*words), depth, count_finished, pass_is_ply)
+            return perft(passed, depth, count_finished, pass_is_ply, status)
         if depth == 1:
             return np.uint64(1)
-        return perft(R_pass(*words), depth - 1, count_finished, pass_is_ply)
+        return perft(passed, depth - 1, count_finished, pass_is_ply, status)
     if depth == 1:
         return np.uint64(popcount(legal))
     total = np.uint64(0)
-    while legal != np.uint64(0):
+    while legal != np.uint64(0) and status[0] == 0:
         move = legal & (np.uint64(0) - legal)
         legal ^= move
-        total += perft(R_play(*words, move), depth - 1, count_finished, pass_is_ply)
+        child = R_play(*words, move)
+        if child == words:
+            halt(status, 0, UNCHANGED, depth - 1)
+        replies = R_legal(*child)
+        if depth == 2 and replies != np.uint64(0):  # the last ply counted here, without a call: most of the work
+            total += np.uint64(popcount(replies))
+        else:
+            total += perft(child, depth - 1, count_finished, pass_is_ply, status)
     return total
+
+
+def run_perft(kernel: Callable, words: tuple[int, ...], depth: int, count_finished: bool, pass_is_ply: bool) -> int:
+    """`kernel` (a game's :func:`perft`) from the position `words`, stoppable by a signal; a fault raises
+    :class:`~gameproof.interrupts.RulesBroken` at the depth (plies from the position) it was found."""
+    status = np.zeros(2, dtype=np.int64)
+    with stoppable(status, 0):
+        paths = int(kernel(tuple(np.uint64(word) for word in words), np.int64(depth), count_finished, pass_is_ply,
+                           status))
+    status[1] = depth - status[1]  # plies from the position, where the kernel wrote the plies left
+    raise_for_halt(status, 0, depth)
+    return paths
 
 
 def derive(compiled: SimpleNamespace, words: int, symmetries: int, fingerprint: str) -> tuple[Kernels, Callable]:
@@ -246,11 +295,11 @@ def derive(compiled: SimpleNamespace, words: int, symmetries: int, fingerprint: 
     bindings = {
         "R_legal": compiled.legal, "R_play": compiled.play, "R_result": compiled.result,
         "R_pass": getattr(compiled, "pass_turn", no_pass), "R_estimate": getattr(compiled, "estimate", no_estimate),
-        "R_load": LOADERS[words - 1], "WORDS": words, "KEYS": symmetries,
+        "R_load": LOADERS[words - 1], "WORDS": words, "KEYS": symmetries, "HAS_PASS": hasattr(compiled, "pass_turn"),
     }
-    made = specialise((mover, remaining, moves, play, wins_at_once, undo, key, estimate, perft), bindings,
+    made = specialise((mover, remaining, moves, play, wins_at_once, undo, key, estimate, room, perft), bindings,
                       depends_on=[dfpn], fingerprint=fingerprint)
     for function in vars(made).values():
         function.gameproof_fingerprint = fingerprint
-    kernels = Kernels(made.mover, made.remaining, made.moves, made.play, made.undo, made.key, made.estimate)
+    kernels = Kernels(made.mover, made.remaining, made.moves, made.play, made.undo, made.key, made.estimate, made.room)
     return kernels, made.perft

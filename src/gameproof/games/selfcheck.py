@@ -13,8 +13,11 @@ function, the position (its words, and the moves from the start) and the move.
 from __future__ import annotations
 
 import random
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +31,34 @@ if TYPE_CHECKING:
 ON_LOAD = 20
 SEED = 0x5E1F_C4EC
 WORD_LIMIT = 2**64
+#: How long one call of a rule function may take before the check calls it stuck (a loop that never ends).
+CALL_SECONDS = 5.0
 RESULT_NAMES = {ONGOING: "ONGOING", WIN: "WIN", LOSS: "LOSS", DRAW: "DRAW"}
+
+
+class _Overran(BaseException):
+    """Raised into a rule function that ran past :data:`CALL_SECONDS` (a BaseException, so that a rule's own
+    ``except Exception`` does not swallow it)."""
+
+
+def _overran(signum: int, frame: object) -> None:
+    raise _Overran
+
+
+@contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """The block raises :class:`_Overran` after `seconds` (by SIGALRM: in the main thread only; elsewhere no
+    limit)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _overran)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def is_int(value: object) -> bool:
@@ -133,7 +163,11 @@ class _Checker:
 
     def call(self, function: str, at: _At, *args: int) -> Any:
         try:
-            return getattr(self.rules, function)(*args)
+            with _time_limit(CALL_SECONDS):
+                return getattr(self.rules, function)(*args)
+        except _Overran:
+            raise self.fail(f"{function}()", f"did not return within {CALL_SECONDS:g} s (a loop that never ends?)",
+                            at) from None
         except Exception as error:  # a rule that raises: named, with its position
             raise RulesError.raised(self.game.name, f"rules self-check: {function}()", error,
                                     at.describe(self.game.board)) from None

@@ -10,6 +10,7 @@ from typing import IO
 import numba
 import numpy as np
 
+from gameproof.atomic import atomic_output
 from gameproof.logic.cnf import Cnf
 
 _CHUNK = 1 << 20  # literals formatted per write
@@ -51,14 +52,11 @@ class DimacsError(ValueError):
 
 def write_dimacs(cnf: Cnf, out: IO[str] | str | Path, comments: Iterable[str] = (),
                  extra_units: Iterable[int] = ()) -> None:
-    """Write ``cnf`` (plus optional unit clauses) in DIMACS, formatting about a million literals at a time."""
+    """Write ``cnf`` (plus optional unit clauses) in DIMACS, formatting about a million literals at a time.
+    A file named by its path appears whole or not at all (:func:`~gameproof.atomic.atomic_output`)."""
     if isinstance(out, (str, Path)):
-        try:
-            with open(out, "w", encoding="ascii") as handle:
-                write_dimacs(cnf, handle, comments, extra_units)
-        except OSError as error:  # a failed write or flush names no file: name the one written
-            error.filename = error.filename or str(out)
-            raise
+        with atomic_output(out) as partial, open(partial, "w", encoding="ascii") as handle:
+            write_dimacs(cnf, handle, comments, extra_units)
         return
     units = list(extra_units)
     for line in comments:  # DIMACS is ASCII: other characters (a harness named ƒ, say) are escaped

@@ -28,6 +28,7 @@ from pysat.solvers import Solver as PysatSolver
 from gameproof.errors import BadInput
 from gameproof.forked import first_accepted
 from gameproof.logic.cnf import Cnf
+from gameproof.atomic import atomic_output
 from gameproof.logic.dimacs import write_dimacs
 
 DEFAULT_SOLVER = "cadical195"
@@ -89,7 +90,8 @@ class Solver:
         return {}
 
     def write_proof(self, path: str | Path) -> None:
-        """Write the DRAT proof of the last unsatisfiable answer (solve without assumptions)."""
+        """Write the DRAT proof of the last unsatisfiable answer (solve without assumptions), whole or not at
+        all (:func:`~gameproof.atomic.atomic_output`)."""
         raise BadInput(f"solver {self.name} does not emit DRAT proofs; use {DEFAULT_SOLVER}")
 
     def close(self) -> None:
@@ -158,16 +160,17 @@ class IncrementalSolver(Solver):
         if not self._proof:
             raise ValueError("open the solver with proof=True to get a proof")
         backend = self._solver.solver
-        if getattr(backend, "prfile", None) is not None and hasattr(pysolvers, "flushpr"):
-            # CaDiCaL traces a binary DRAT proof into a file: copy it as it is (drat-trim reads binary
-            # proofs), rather than turning a proof of many gigabytes into text in memory.
-            pysolvers.flushpr(backend.prfp)
-            backend.prfile.seek(0)
-            with open(path, "wb") as out:
-                shutil.copyfileobj(backend.prfile, out)
-            return
-        lines = self._solver.get_proof() or []
-        Path(path).write_text("".join(f"{line}\n" for line in lines), encoding="ascii")
+        with atomic_output(path) as partial:
+            if getattr(backend, "prfile", None) is not None and hasattr(pysolvers, "flushpr"):
+                # CaDiCaL traces a binary DRAT proof into a file: copy it as it is (drat-trim reads binary
+                # proofs), rather than turning a proof of many gigabytes into text in memory.
+                pysolvers.flushpr(backend.prfp)
+                backend.prfile.seek(0)
+                with open(partial, "wb") as out:
+                    shutil.copyfileobj(backend.prfile, out)
+                return
+            lines = self._solver.get_proof() or []
+            partial.write_text("".join(f"{line}\n" for line in lines), encoding="ascii")
 
     def close(self) -> None:
         self._solver.delete()
@@ -193,7 +196,8 @@ class OneShotSolver(Solver):
     def write_proof(self, path: str | Path) -> None:
         if self._proof_path is None:
             raise ValueError("open the solver with proof=True to get a proof")
-        shutil.copyfile(self._proof_path, path)
+        with atomic_output(path) as partial:
+            shutil.copyfile(self._proof_path, partial)
 
     def close(self) -> None:
         if self._proof_path is not None and os.path.exists(self._proof_path):

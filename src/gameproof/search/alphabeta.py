@@ -17,16 +17,18 @@ from typing import Any
 
 import numpy as np
 
+from gameproof.interrupts import FIRST_FAULT, RulesBroken, stoppable
 from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
-from gameproof.search.dfpn import CONTINUE, MOVER_LOSES, MOVER_WINS, Kernels, Options
+from gameproof.search.dfpn import (CONTINUE, HALT, MOVER_LOSES, MOVER_WINS, ROOM, STATS, TOO_LONG, Kernels, Options,
+                                   checked, counted, halt, raise_for_halt)
 from gameproof.answers import Value
 from gameproof.search.exact import Solution, terminal_value
 from gameproof.search.tt import TranspositionTable
 
-ABORTED = 9  # a value outside -1..1: the node budget ran out
+ABORTED = 9  # a value outside -1..1: the node budget ran out, or the search halted (see stats[HALT])
 _SALT = np.uint64(0x7A11_BE7A_0000_0001)
-# stats slots
+# stats slots (HALT, HALT_DEPTH, ROOM: 3 to 5, as in df-pn's)
 _NODES, _LIMIT, _FILLED = range(3)
 
 K_mover: Callable
@@ -40,7 +42,10 @@ K_estimate: Callable
 def _negamax(s, g, words, bits, alpha, beta, depth, bmove, bscore, stats):
     """Value (-1, 0, 1) for the side to move, exact when it lies strictly inside (alpha, beta), else a bound."""
     stats[_NODES] += 1
-    if stats[_NODES] > stats[_LIMIT]:
+    if stats[_NODES] > stats[_LIMIT] or stats[HALT] != 0:
+        return ABORTED
+    if depth >= stats[ROOM]:
+        halt(stats, HALT, TOO_LONG, depth + 1)
         return ABORTED
     start = stats[_NODES]
     key = K_key(s, g) ^ _SALT
@@ -55,6 +60,9 @@ def _negamax(s, g, words, bits, alpha, beta, depth, bmove, bscore, stats):
     first_alpha = alpha
     me = K_mover(s)
     n = K_moves(s, g, bmove[depth])
+    if n < 0:
+        halt(stats, HALT, -n, depth)
+        return ABORTED
     best = -2
     m = 0
     for i in range(n):
@@ -65,6 +73,9 @@ def _negamax(s, g, words, bits, alpha, beta, depth, bmove, bscore, stats):
             bmove[depth, m] = move
             bscore[depth, m] = against_them - against_me
             m += 1
+        elif result >= FIRST_FAULT:
+            halt(stats, HALT, result, depth + 1)
+            return ABORTED
         else:
             value = 1 if result == MOVER_WINS else -1 if result == MOVER_LOSES else 0
             if value > best:
@@ -119,13 +130,13 @@ class AlphaBeta:
 
     def __init__(self, kernels: Kernels, tables: tuple[Any, ...], max_depth: int, max_moves: int,
                  options: Options = Options()) -> None:
-        self.kernels, self.tables = kernels, tables
+        self.kernels, self.tables, self.max_depth = kernels, tables, max_depth
         self._negamax = _compiled(kernels)._negamax
         self.table = TranspositionTable(options.tt_mb)
         shape = (max_depth + 2, max(1, max_moves))
         self._bmove = np.zeros(shape, dtype=np.int64)
         self._bscore = np.zeros(shape, dtype=np.int64)
-        self._stats = np.zeros(3, dtype=np.int64)
+        self._stats = np.zeros(STATS, dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -138,13 +149,24 @@ class AlphaBeta:
         s = state.copy()
         while True:
             self._stats[_LIMIT] = self._stats[_NODES] + chunk
-            value = self._negamax(s, self.tables, self.table.words, self.table.bits, -1, 1, 0, self._bmove,
-                                  self._bscore, self._stats)
+            self._stats[ROOM] = min(self.kernels.room(s), self._bmove.shape[0])
+            with stoppable(self._stats, HALT):
+                value = self._negamax(s, self.tables, self.table.words, self.table.bits, -1, 1, 0, self._bmove,
+                                      self._bscore, self._stats)
+            raise_for_halt(self._stats, HALT, self.max_depth)
             if value != ABORTED:
                 return int(value)
             s = state.copy()
             if progress is not None:
                 progress(self.nodes, int(self._stats[_FILLED]), self.table.capacity)
+
+
+def _value_below(search: AlphaBeta, child: np.ndarray, progress: Callable[[int, int, int], None] | None) -> int:
+    """The value of a child of the position asked about (a fault is found a ply deeper than its search says)."""
+    try:
+        return search.value(child, progress)
+    except RulesBroken as broken:
+        raise broken.below(1) from None
 
 
 def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_depth: int, max_moves: int,
@@ -156,12 +178,12 @@ def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_d
     moves: dict[int, Value] = {}
     if with_moves:
         buffer = np.zeros(max(1, max_moves), dtype=np.int64)
-        n = kernels.moves(words, tables, buffer)
+        n = counted(kernels.moves(words, tables, buffer), max_depth)
         s = words.copy()
         for move in buffer[:n].tolist():
-            result = kernels.play(s, tables, move)
+            result = checked(kernels.play(s, tables, move), max_depth)
             if result == CONTINUE:
-                moves[move] = Value.of_score(-search.value(s, progress))
+                moves[move] = Value.of_score(-_value_below(search, s, progress))
             else:
                 moves[move] = terminal_value(result)
             kernels.undo(s, tables, move)

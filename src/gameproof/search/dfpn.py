@@ -24,27 +24,33 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
+from gameproof.interrupts import FIRST_FAULT, Halt, RulesBroken, stoppable, wait_for_signal
 from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
 from gameproof.search.tt import INF, SharedTable, TranspositionTable
 
-CONTINUE, MOVER_WINS, MOVER_LOSES, DRAW = 0, 1, 2, 3
+CONTINUE, MOVER_WINS, MOVER_LOSES, DRAW = 0, 1, 2, 3  # what a move leads to; from FIRST_FAULT on, a fault
+TOO_LONG = int(Halt.TOO_LONG)
 # cfg slots
 _WPNS, _EPS_MILLI, _HEURISTIC, _BRUTE, _ATTACKER, _DRAW_OK, _LIMIT, _BITS, _SALT = range(9)
 # Keys are XORed with a salt per question (attacker, draw_ok): a bijection, so exact keys stay exact
 # and the answers to different questions share one table without clearing it.
 _SALTS = (0, 0x5851_F42D_4C95_7F2D, 0x1405_7B7E_F767_814F, 0x2545_F491_4F6C_DD1D)
-# stats slots
-_NODES, _BF_NODES, _TT_FILLED = range(3)
+# stats slots; HALT, HALT_DEPTH and ROOM (the deepest depth the state and buffers hold) sit at the same slots
+# in alpha-beta's stats
+_NODES, _BF_NODES, _TT_FILLED, HALT, HALT_DEPTH, ROOM = range(6)
+STATS = 6
 
 
 class Kernels(NamedTuple):
     """The kernel protocol a game offers to df-pn (all numba-compiled).
 
     mover(s) -> 0/1; remaining(s, g) -> empty squares left (bounds the depth); moves(s, g, out) -> n,
-    writing legal moves; play(s, g, move) -> CONTINUE/MOVER_WINS/MOVER_LOSES/DRAW; undo(s, g, move);
+    writing legal moves, or minus a fault; play(s, g, move) -> CONTINUE/MOVER_WINS/MOVER_LOSES/DRAW, or a
+    fault (a :class:`~gameproof.interrupts.Halt` from FIRST_FAULT on, after which ``s`` is left as it is); undo(s, g, move);
     key(s, g) -> uint64 canonical key; estimate(s, g, attacker) -> (threats against the attacker,
-    threats against the defender), counts that make a fresh node 1 + weight × count.
+    threats against the defender), counts that make a fresh node 1 + weight × count; room(s) -> how many
+    more frames ``s`` holds (a search never plays deeper).
     """
 
     mover: Callable
@@ -54,6 +60,7 @@ class Kernels(NamedTuple):
     undo: Callable
     key: Callable
     estimate: Callable
+    room: Callable
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,15 @@ def _add(a, b):
     return min(a + b, INF - 1)
 
 
+@njit(cache=True)
+def halt(flags, slot, code, depth):
+    """Record why a kernel stops (`code`, a :class:`~gameproof.interrupts.Halt`) and at which depth in
+    ``flags[slot]`` and ``flags[slot + 1]``; the first reason stays."""
+    if flags[slot] == 0:
+        flags[slot] = code
+        flags[slot + 1] = depth
+
+
 # The search is written against the global names K_mover ... K_estimate and compiled once per game by
 # `search_kernels`, which binds them to that game's kernels (numba caches it on disk that way; it cannot
 # cache a kernel that takes compiled functions as arguments).
@@ -86,21 +102,33 @@ K_play: Callable
 K_undo: Callable
 K_key: Callable
 K_estimate: Callable
+K_room: Callable
 
 
 def _brute(s, g, buf, depth, attacker, draw_ok, stats):
     """Plain minimax: does the player to move reach their goal (attacker: win or draw_ok; defender: the opposite)?"""
     stats[_BF_NODES] += 1
+    if depth >= stats[ROOM]:
+        halt(stats, HALT, TOO_LONG, depth + 1)
+        return False
     me = K_mover(s)
     draw_good = draw_ok if me == attacker else not draw_ok
     n = K_moves(s, g, buf[depth])
     if n == 0:
         return draw_good
+    if n < 0:
+        halt(stats, HALT, -n, depth)
+        return False
     for i in range(n):
         move = buf[depth, i]
         result = K_play(s, g, move)
         if result == CONTINUE:
             good = not _brute(s, g, buf, depth + 1, attacker, draw_ok, stats)
+            if stats[HALT] != 0:
+                return False
+        elif result >= FIRST_FAULT:
+            halt(stats, HALT, result, depth + 1)
+            return False
         else:
             good = result == MOVER_WINS or (result == DRAW and draw_good)
         K_undo(s, g, move)
@@ -112,12 +140,18 @@ def _brute(s, g, buf, depth, attacker, draw_ok, stats):
 def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_phi, th_delta):
     """Multiple iterative deepening at one node; returns its (phi, delta) and stores them."""
     stats[_NODES] += 1
+    if depth >= stats[ROOM]:
+        halt(stats, HALT, TOO_LONG, depth + 1)
+        return INF, INF
     start = stats[_NODES] + stats[_BF_NODES]
     bits, attacker, draw_ok = cfg[_BITS], cfg[_ATTACKER], cfg[_DRAW_OK] != 0
     me = K_mover(s)
     is_or = me == attacker
     draw_good = draw_ok if is_or else not draw_ok
     n = K_moves(s, g, bmove[depth])
+    if n < 0:
+        halt(stats, HALT, -n, depth)
+        return INF, INF
     m = 0
     won = n == 0 and draw_good
     lost = n == 0 and not draw_good
@@ -131,6 +165,9 @@ def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_ph
             child_key = K_key(s, g) ^ np.uint64(cfg[_SALT])
             ttmod.prefetch(tt, bits, child_key)
             bkey[depth, i] = child_key
+        elif result >= FIRST_FAULT:
+            halt(stats, HALT, result, depth + 1)
+            return INF, INF
         elif result == MOVER_WINS or (result == DRAW and draw_good):
             won = True
         K_undo(s, g, move)
@@ -159,6 +196,8 @@ def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_ph
             if K_remaining(s, g) <= cfg[_BRUTE]:
                 before = stats[_BF_NODES]
                 good = not _brute(s, g, bmove, depth + 1, attacker, draw_ok, stats)
+                if stats[HALT] != 0:
+                    return INF, INF
                 pn, dn = (0, INF) if good == is_or else (INF, 0)
                 stats[_TT_FILLED] += ttmod.store(tt, bits, child_key, pn, dn, stats[_BF_NODES] - before)
             else:
@@ -225,6 +264,8 @@ def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_ph
         K_play(s, g, move)
         cphi, cdelta = _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth + 1, bkey[depth, best],
                             child_th_phi, child_th_delta)
+        if stats[HALT] != 0:
+            return INF, INF
         K_undo(s, g, move)
         bphi[depth, best] = cphi
         bdelta[depth, best] = cdelta
@@ -257,7 +298,7 @@ class Search:
 
     def __init__(self, kernels: Kernels, tables: tuple[Any, ...], max_depth: int, max_moves: int,
                  options: Options = Options(), max_positions: int | None = None) -> None:
-        self.kernels, self.tables, self.options = kernels, tables, options
+        self.kernels, self.tables, self.options, self.max_depth = kernels, tables, options, max_depth
         self._mid = search_kernels(kernels)._mid
         if options.shared_table is None:
             self.table = TranspositionTable(options.tt_mb, max_positions)
@@ -268,7 +309,7 @@ class Search:
         self._bkey = np.zeros(shape, dtype=np.uint64)
         self._bphi = np.zeros(shape, dtype=np.int64)
         self._bdelta = np.zeros(shape, dtype=np.int64)
-        self._stats = np.zeros(3, dtype=np.int64)
+        self._stats = np.zeros(STATS, dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -294,10 +335,38 @@ class Search:
         root_key = K.key(s, self.tables) ^ cfg[_SALT:].view(np.uint64)[0]
         while True:
             cfg[_LIMIT] = self._stats[_NODES] + chunk
-            phi, delta = self._mid(s, self.tables, self.table.words, cfg, self._stats,
-                                   self._bmove, self._bkey, self._bphi, self._bdelta, 0, root_key, INF, INF)
+            self._stats[ROOM] = min(K.room(s), self._bmove.shape[0])
+            with stoppable(self._stats, HALT):
+                phi, delta = self._mid(s, self.tables, self.table.words, cfg, self._stats,
+                                       self._bmove, self._bkey, self._bphi, self._bdelta, 0, root_key, INF, INF)
+            raise_for_halt(self._stats, HALT, self.max_depth)
             if phi == 0 or delta == 0:
                 return (phi == 0) == (K.mover(s) == attacker)
             if progress is not None:
                 progress(self.nodes, self.tt_entries, self.table.capacity)
 
+
+def raise_for_halt(flags: np.ndarray, slot: int, limit: int) -> None:
+    """After a kernel returned: let the signal that stopped it end the command, or raise the fault it
+    recorded with :func:`halt` (`limit`: the plies its search holds). Clears the record, so that the search
+    may be asked again."""
+    code, depth = int(flags[slot]), int(flags[slot + 1])
+    flags[slot] = flags[slot + 1] = 0
+    if code == Halt.STOPPED:
+        wait_for_signal()
+    if code != Halt.NONE:
+        raise RulesBroken(Halt(code), depth, limit)
+
+
+def checked(result: int, limit: int) -> int:
+    """The result of a move played at the root from Python, unless it is a fault (raised, at depth 1)."""
+    if result >= FIRST_FAULT:
+        raise RulesBroken(Halt(result), 1, limit)
+    return result
+
+
+def counted(n: int, limit: int) -> int:
+    """The number of moves `moves` found at the root (called from Python), unless it is a fault (raised)."""
+    if n < 0:
+        raise RulesBroken(Halt(-n), 0, limit)
+    return n

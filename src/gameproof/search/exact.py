@@ -15,7 +15,8 @@ import numpy as np
 
 from gameproof.answers import Value
 from gameproof.games.protocol import GameState
-from gameproof.search.dfpn import CONTINUE, DRAW, MOVER_WINS, Kernels, Options, Search
+from gameproof.interrupts import RulesBroken
+from gameproof.search.dfpn import CONTINUE, DRAW, MOVER_WINS, Kernels, Options, Search, checked, counted
 
 
 @dataclass
@@ -60,7 +61,7 @@ def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_d
     nodes_before = search.nodes
     me = int(kernels.mover(words))
     if with_moves:
-        move_values = _move_values(search, kernels, tables, words, max_moves, me, progress)
+        move_values = _move_values(search, kernels, tables, words, max_moves, me, progress, max_depth)
         value = Value.best(move_values.values())
     else:
         move_values = {}
@@ -76,16 +77,16 @@ def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_d
 
 
 def _move_values(search: Search, kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, max_moves: int,
-                 me: int, progress: Callable[[int, int, int], None] | None) -> dict[int, Value]:
+                 me: int, progress: Callable[[int, int, int], None] | None, max_depth: int) -> dict[int, Value]:
     """Value for ``me`` of each legal move: the draw question on every child, then the win question on those that draw."""
     buffer = np.zeros(max(1, max_moves), dtype=np.int64)
-    n = kernels.moves(words, tables, buffer)
+    n = counted(kernels.moves(words, tables, buffer), max_depth)
     values: dict[int, Value] = {}
     twins: dict[int, list[int]] = {}  # canonical key -> moves leading there
     positions: dict[int, np.ndarray] = {}
     s = words.copy()
     for move in buffer[:n].tolist():
-        result = kernels.play(s, tables, move)
+        result = checked(kernels.play(s, tables, move), max_depth)
         if result == CONTINUE:
             child_key = int(kernels.key(s, tables))
             twins.setdefault(child_key, []).append(move)
@@ -93,10 +94,13 @@ def _move_values(search: Search, kernels: Kernels, tables: tuple[Any, ...], word
         else:
             values[move] = terminal_value(result)
         kernels.undo(s, tables, move)
-    draws = {key: search.prove(position, me, True, progress) for key, position in positions.items()}
-    for key, moves in twins.items():
-        value = Value.LOSS
-        if draws[key]:
-            value = Value.WIN if search.prove(positions[key], me, False, progress) else Value.DRAW
-        values.update(dict.fromkeys(moves, value))
+    try:
+        draws = {key: search.prove(position, me, True, progress) for key, position in positions.items()}
+        for key, moves in twins.items():
+            value = Value.LOSS
+            if draws[key]:
+                value = Value.WIN if search.prove(positions[key], me, False, progress) else Value.DRAW
+            values.update(dict.fromkeys(moves, value))
+    except RulesBroken as broken:
+        raise broken.below(1) from None
     return dict(sorted(values.items()))

@@ -5,7 +5,8 @@ function that returns something JSON can hold. :func:`run_jobs` skips the jobs i
 holds, runs the rest on a backend and records each result as it arrives (one committed SQLite
 transaction each), so a driver killed at any moment, even by SIGKILL, resumes with every finished job
 kept. A worker that dies is replaced and its jobs run again, up to ``retries`` times; a task that
-raises fails the run with the job's key named. Results do not depend on the backend.
+raises fails the run with the job's key named. Results do not depend on the backend. Local workers
+never see Ctrl-C (the driver decides): an interrupted driver kills them and raises at once.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -214,14 +216,16 @@ def _run_on_processes(task: Task, pending: list[Job], keep: Callable[[str, tuple
     """A pool of spawned processes; when one dies the pool is rebuilt and the unfinished jobs run again.
 
     The pool hands jobs out in order, at most one more than it has workers, so a death is charged to the
-    first ``workers + 1`` unfinished jobs; one charged more than ``retries`` times fails the run."""
+    first ``workers + 1`` unfinished jobs; one charged more than ``retries`` times fails the run. An
+    interruption (Ctrl-C, SIGTERM) kills the workers before it goes on."""
     deaths = dict.fromkeys((job.key for job in pending), 0)
     left = {job.key: job for job in pending}  # in submission order
     while left:
         pool = ProcessPoolExecutor(min(workers, len(left)), mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_die_with_driver, initargs=(os.getpid(),))
         try:
-            futures: dict[Future, str] = {pool.submit(_timed, task, job): key for key, job in left.items()}
+            with _ctrl_c_held():  # the workers start now (on submit): they inherit the blocked Ctrl-C
+                futures: dict[Future, str] = {pool.submit(_timed, task, job): key for key, job in left.items()}
             while futures:
                 ready, _ = wait(futures, return_when=FIRST_COMPLETED)
                 for future in ready:
@@ -235,8 +239,28 @@ def _run_on_processes(task: Task, pending: list[Job], keep: Callable[[str, tuple
             over = [key for key in suspects if deaths[key] > retries]
             if over:
                 raise JobFailed(f"a worker died {retries + 1} times while running job {' or '.join(over)}") from None
+        except BaseException:
+            _kill_workers(pool)
+            raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """SIGINT blocked in this thread within the block, and so in the processes it spawns (a blocked signal
+    stays blocked across exec): Ctrl-C reaches only the driver, which gets it when the block ends."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill a pool's workers at once (shutting it down would wait for their jobs to finish)."""
+    for process in list((pool._processes or {}).values()):  # no public way to reach them
+        process.kill()
 
 
 def _run_on_ray(task: Task, pending: list[Job], keep: Callable[[str, tuple[Any, float]], None], workers: int,

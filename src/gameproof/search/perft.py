@@ -24,10 +24,13 @@ def perft(state: GameState, depth: int) -> int:
 def fast_perft(state, depth: int, count_finished: bool = False) -> int:
     """Perft of a declared game's position (:class:`~gameproof.games.state.RulesState`) by the numba kernel
     derived from its rules: a pass is a ply; a game that ends sooner counts as a path only with
-    `count_finished`."""
-    import numpy as np
+    `count_finished`. Rules that break the kernel's assumptions raise :class:`~gameproof.interrupts.RulesBroken`."""
+    from gameproof.games.derived import run_perft
+    from gameproof.interrupts import RulesBroken
 
     if depth == 0:
         return 1
-    words = tuple(np.uint64(word) for word in state.words)
-    return int(state.game.perft_kernel(words, np.int64(depth), count_finished, True))
+    try:
+        return run_perft(state.game.perft_kernel, state.words, depth, count_finished, True)
+    except RulesBroken as broken:
+        raise broken.of(state.game.name) from None

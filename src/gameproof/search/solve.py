@@ -9,6 +9,7 @@ from gameproof.answers import Value
 from gameproof.games.declaration import Engine
 from gameproof.games.game import Game
 from gameproof.games.state import RulesState
+from gameproof.interrupts import RulesBroken
 from gameproof.search import alphabeta, exact
 from gameproof.search.dfpn import Options, Search
 from gameproof.search.exact import Solution
@@ -21,9 +22,18 @@ def solve(state: RulesState, options: Options = Options(), *, with_moves: bool =
 
     `engine` defaults to the game's declared one. With `keep_table` (df-pn), one search per game and
     options is kept for the whole process, so that positions solved one after another share what each
-    proved. ``expect`` orders the two questions of a value-only df-pn solve (see :func:`exact.solve`)."""
+    proved. ``expect`` orders the two questions of a value-only df-pn solve (see :func:`exact.solve`). Rules that
+    break the kernels' assumptions raise :class:`~gameproof.interrupts.RulesBroken`, naming the game."""
     if state.is_over():
         return Solution(exact.final_value(state))
+    try:
+        return _solve(state, options, with_moves, progress, keep_table, engine, expect)
+    except RulesBroken as broken:
+        raise broken.of(state.game.name) from None
+
+
+def _solve(state: RulesState, options: Options, with_moves: bool, progress: Callable[[int, int, int], None] | None,
+           keep_table: bool, engine: Engine | None, expect: Value | None) -> Solution:
     game = state.game
     if (engine or game.spec.engine) is Engine.ALPHABETA:
         return alphabeta.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=64,

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from gameproof.answers import Status
+from gameproof.atomic import partial_name
 from gameproof.errors import BadInput
 from gameproof.games.othello import rules
 from gameproof.games.othello.notation import PASS, square_name
@@ -205,7 +206,14 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
                 "proof": None if folder is None else str(folder / f"cube-{cube.key.replace('/', '-') or 'root'}.drat")})
                 for cube in cubes]
             kept = _Rechecked(stored, _reread(stored.results(), cubes, jobs, (min_legal, plies, exact), result.notes))
-            ran = run_jobs(solve_cube, jobs, kept, backend=backend, workers=workers, address=address, progress=progress)
+            try:
+                ran = run_jobs(solve_cube, jobs, kept, backend=backend, workers=workers, address=address,
+                               progress=progress)
+            except BaseException:  # a worker killed while it wrote a proof leaves the partial file behind
+                for job in jobs:
+                    if job.arguments["proof"] is not None:
+                        partial_name(job.arguments["proof"]).unlink(missing_ok=True)
+                raise
             result.journalled += len(jobs) - ran
             answers = kept.results()
             deeper: list[Cube] = []

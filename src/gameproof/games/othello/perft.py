@@ -17,6 +17,7 @@ from gameproof.games.othello import kernels, rules
 from gameproof.games.othello.kernels import flips, legal_moves, lowest_bit, popcount
 from gameproof.games.othello.notation import PASS, square_name
 from gameproof.games.othello.position import Position
+from gameproof.interrupts import stoppable, wait_for_signal
 from gameproof.jit import cached_kernel
 
 # convention -> (a finished game counts as a leaf, a pass is a ply)
@@ -24,16 +25,17 @@ CONVENTIONS = {"edax": (False, True), "bik": (True, True), "nopass": (True, Fals
 
 
 @cached_kernel(depends_on=(rules, kernels), vectorise=True)
-def _perft(player, opponent, depth, count_finished, pass_is_ply):
+def _perft(player, opponent, depth, count_finished, pass_is_ply, stop):
+    """Perft of one position; 0 once ``stop[0]`` is set (polled at nodes three plies or more from the leaves)."""
     moves = legal_moves(player, opponent)
     if moves == 0:
         if legal_moves(opponent, player) == 0:
             return uint64(1) if count_finished else uint64(0)
         if not pass_is_ply:
-            return _perft(opponent, player, depth, count_finished, pass_is_ply)
+            return _perft(opponent, player, depth, count_finished, pass_is_ply, stop)
         if depth == 1:
             return uint64(1)
-        return _perft(opponent, player, depth - 1, count_finished, pass_is_ply)
+        return _perft(opponent, player, depth - 1, count_finished, pass_is_ply, stop)
     if depth == 1:
         return popcount(moves)
     total = uint64(0)
@@ -49,21 +51,21 @@ def _perft(player, opponent, depth, count_finished, pass_is_ply):
             if replies != 0:
                 total += popcount(replies)
             else:
-                total += _perft(child_player, child_opponent, depth - 1, count_finished, pass_is_ply)
+                total += _perft(child_player, child_opponent, depth - 1, count_finished, pass_is_ply, stop)
         return total
-    while moves != 0:
+    while moves != 0 and stop[0] == 0:
         move = lowest_bit(moves)
         moves ^= move
         flipped = flips(player, opponent, move)
-        total += _perft(opponent ^ flipped, player | move | flipped, depth - 1, count_finished, pass_is_ply)
+        total += _perft(opponent ^ flipped, player | move | flipped, depth - 1, count_finished, pass_is_ply, stop)
     return total
 
 
 @cached_kernel(depends_on=(rules, kernels), parallel=True, vectorise=True)
-def _perft_each(players, opponents, depth, count_finished, pass_is_ply):
+def _perft_each(players, opponents, depth, count_finished, pass_is_ply, stop):
     total = uint64(0)
     for i in numba.prange(players.size):
-        total += _perft(players[i], opponents[i], depth, count_finished, pass_is_ply)
+        total += _perft(players[i], opponents[i], depth, count_finished, pass_is_ply, stop)
     return total
 
 
@@ -73,7 +75,8 @@ SPLIT_PLIES = 4  # a threaded perft hands out the subtrees below this many plies
 def perft(player: int, opponent: int, depth: int, convention: str = "edax", threads: int = 1) -> int:
     """Number of move paths of `depth` plies from the position (player to move), per `convention`.
 
-    With `threads` > 1 the subtrees below the first plies are counted in parallel.
+    With `threads` > 1 the subtrees below the first plies are counted in parallel. A signal stops the count
+    (see :mod:`gameproof.interrupts`).
     """
     if convention not in CONVENTIONS:
         raise ValueError(f"unknown perft convention {convention!r}; choose from {', '.join(CONVENTIONS)}")
@@ -84,8 +87,14 @@ def perft(player: int, opponent: int, depth: int, convention: str = "edax", thre
     if depth == 0:
         return 1
     count_finished, pass_is_ply = CONVENTIONS[convention]
+    stop = np.zeros(1, dtype=np.int64)
     if threads == 1 or depth <= SPLIT_PLIES:
-        return int(_perft(np.uint64(player), np.uint64(opponent), np.int64(depth), count_finished, pass_is_ply))
+        with stoppable(stop, 0):
+            paths = int(_perft(np.uint64(player), np.uint64(opponent), np.int64(depth), count_finished, pass_is_ply,
+                               stop))
+        if stop[0]:
+            wait_for_signal()
+        return paths
     frontier: list[tuple[int, int]] = []
     counted = _split(player, opponent, SPLIT_PLIES, count_finished, pass_is_ply, frontier)
     players = np.array([p for p, _ in frontier], dtype=np.uint64)
@@ -93,9 +102,12 @@ def perft(player: int, opponent: int, depth: int, convention: str = "edax", thre
     previous = numba.get_num_threads()
     numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     try:
-        below = _perft_each(players, opponents, np.int64(depth - SPLIT_PLIES), count_finished, pass_is_ply)
+        with stoppable(stop, 0):
+            below = _perft_each(players, opponents, np.int64(depth - SPLIT_PLIES), count_finished, pass_is_ply, stop)
     finally:
         numba.set_num_threads(previous)
+    if stop[0]:
+        wait_for_signal()
     return counted + int(below)
 
 
