@@ -26,7 +26,69 @@ from gameproof.search.dfpn import Options
 from gameproof.search.perft import fast_perft
 from gameproof.search.solve import solve
 
-BROKEN = Path(__file__).parent / "data" / "broken_rules"
+#: A 3x3 board that two players fill in turn; each entry of BUGS puts one bug into it.
+FILL = '''"""A 3x3 board that two players fill in turn, with one bug: {summary} (tests/test_interrupts.py)."""
+
+import sys
+
+from gameproof.games.bits import popcount
+from gameproof.games.declaration import DRAW, ONGOING, Board, GameSpec
+
+FULL = 0x1FF
+LAST_WORD = 0xFFFF_FFFF_FFFF_FFFF
+STEP = 0x1000_0000_0000_0000
+
+
+def start():
+    return (0, 0)
+
+
+def legal(x, o):
+{legal}
+
+
+def play(x, o, move):
+{play}
+
+
+def result(x, o):
+{result}
+
+
+GAME = GameSpec(name="{name}", rules=sys.modules[__name__], summary="a broken game: {summary}",
+                board=lambda: Board(3, 3), symmetries=(), perspective=False{declared})
+'''
+FILL_RULES = {"legal": "    return ~(x | o) & FULL", "result": "    return DRAW", "declared": "",
+              "play": "    if popcount(x) == popcount(o):\n        return (x | move, o)\n    return (x, o | move)"}
+ENDS_AFTER_TWO = "    if popcount(x) >= 2:\n        return 0\n    return ~(x | o) & FULL"
+BUGS = {
+    "occupied": ("legal() offers occupied cells", {"legal": "    return FULL"}),
+    "unchanged": ("play() changes nothing", {"play": "    return (x, o)"}),
+    "bad_result": ("result() returns an unknown code", {"legal": ENDS_AFTER_TWO, "result": "    return 7"}),
+    "never_ends": ("no legal move, no pass, and result() says the game goes on",
+                   {"legal": ENDS_AFTER_TWO, "result": "    return ONGOING"}),
+    "too_long": ("the game lasts longer than the board has cells",
+                 {"legal": "    return 1 if x < 30 else 0", "play": "    return (x + 1, o)"}),
+    "bad_order": ("its move order names a cell past the 64 bits of a word",
+                  {"declared": ",\n                move_order=lambda: [*range(9), 70]"}),
+    # On Python ints the loop climbs past 2**64 and ends, so the rules self-check passes; on uint64 it wraps
+    # and never does: a loop that only the kernels' watchdog can stop.
+    "loops": ("compiled, legal() loops forever once a stone is down",
+              {"legal": "    spin = x\n    while spin != 0 and spin <= LAST_WORD:  # on uint64 always <= LAST_WORD\n"
+                        "        spin += STEP\n    return ~(x | o) & FULL"}),
+}
+
+
+@pytest.fixture(scope="module")
+def broken(tmp_path_factory) -> Path:
+    """A folder of rules files, one for each of BUGS, named after it."""
+    folder = tmp_path_factory.mktemp("broken_rules")
+    for bug, (summary, rules) in BUGS.items():
+        source = FILL.format(name=bug.replace("_", "-"), summary=summary, **(FILL_RULES | rules))
+        (folder / f"{bug}.py").write_text(source)
+    return folder
+
+
 COMMANDS = {"solve": ["solve", "{game}", "--quiet"], "alphabeta": ["solve", "{game}", "--engine", "alphabeta", "--quiet"],
             "perft": ["perft", "{game}", "5"]}
 # perft to depth 5 never sees past the ninth ply, and counts moves without their order.
@@ -41,12 +103,20 @@ def _gameproof(*args: str, **options) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment, **options)
 
 
+def _finished(run: subprocess.Popen, seconds: float = 300) -> tuple[int, str, str]:
+    """The exit code, stdout and stderr of `run` once it ends; killed (never left running) if it outlasts `seconds`."""
+    try:
+        out, err = run.communicate(timeout=seconds)
+    finally:
+        run.kill()
+    return run.returncode, out, err
+
+
 @pytest.mark.parametrize(("bug", "command"), CASES)
-def test_rules_with_a_bug_end_in_one_line_never_a_crash(bug, command):
-    arguments = [word.format(game=BROKEN / f"{bug}.py") for word in COMMANDS[command]]
-    run = _gameproof(*arguments)
-    out, err = run.communicate(timeout=300)
-    assert run.returncode == 2, (out, err)
+def test_rules_with_a_bug_end_in_one_line_never_a_crash(broken, bug, command):
+    arguments = [word.format(game=broken / f"{bug}.py") for word in COMMANDS[command]]
+    code, out, err = _finished(_gameproof(*arguments))
+    assert code == 2, (out, err)
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("gameproof: error: "), err
 
@@ -56,9 +126,9 @@ FAULTS = {"occupied": Halt.UNCHANGED, "unchanged": Halt.UNCHANGED, "bad_result":
 
 
 @pytest.mark.parametrize(("bug", "command"), CASES)
-def test_the_kernels_name_the_fault_they_found(bug, command):
+def test_the_kernels_name_the_fault_they_found(broken, bug, command):
     """The kernels' own guards, whatever checks the rules before they reach a kernel."""
-    spec = games_in_file(BROKEN / f"{bug}.py")[0]
+    spec = games_in_file(broken / f"{bug}.py")[0]
     if bug == "bad_order":  # a Game refuses such an order when it reads it: hand the kernels one directly
         game = Game(replace(spec, move_order=None), {})
         game.__dict__["move_order"] = np.array(spec.move_order(), dtype=np.int64)
@@ -89,12 +159,12 @@ def _stopped_within_two_seconds(run: subprocess.Popen, signum: int, after: float
 
 
 @pytest.fixture(scope="module")
-def warm_kernels():
+def warm_kernels(broken):
     """The kernels these tests interrupt, compiled and cached on disk, so that a signal lands in a kernel."""
     nearly_full = ["--moves", "a a a a a a b b b b b b c c c c c c g g g g g g", "--quiet"]
-    for arguments in (["perft", "connect4:7,6", "3"], ["othello", "perft", "5"], ["perft", str(BROKEN / "loops.py"), "1"],
+    for arguments in (["perft", "connect4:7,6", "3"], ["othello", "perft", "5"], ["perft", str(broken / "loops.py"), "1"],
                       ["solve", "connect4:7,6", *nearly_full], ["solve", "connect4:7,6", "--engine", "dfpn", *nearly_full]):
-        assert _gameproof(*arguments).wait(timeout=300) == 0
+        assert _finished(_gameproof(*arguments))[0] == 0
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
@@ -107,8 +177,8 @@ def test_a_signal_stops_a_long_kernel_within_two_seconds(warm_kernels, command, 
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_a_rule_that_loops_forever_still_stops_within_two_seconds(warm_kernels, signum):
-    assert _stopped_within_two_seconds(_gameproof("perft", str(BROKEN / "loops.py"), "3"), signum,
+def test_a_rule_that_loops_forever_still_stops_within_two_seconds(broken, warm_kernels, signum):
+    assert _stopped_within_two_seconds(_gameproof("perft", str(broken / "loops.py"), "3"), signum,
                                        after=2.0) == ["gameproof: interrupted"]
 
 
