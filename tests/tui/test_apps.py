@@ -41,7 +41,7 @@ def test_mnk_says_how_many_values_came_from_the_book(screen, tmp_path):
     book.build(game, 1, tmp_path / "m3.db")  # every position one move deep
 
     async def scenario():
-        app = GameApp(GameSession(MnkState(game)), Oracle(tmp_path / "m3.db"))
+        app = GameApp(GameSession(MnkState(game)), Oracle(tmp_path / "m3.db", vetting=book.passes_recheck(game, 1)))
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
             assert "value for X: draw  (9 of 9 from the book)" in "\n".join(screen(app))

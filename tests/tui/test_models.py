@@ -42,13 +42,34 @@ def test_oracle_answers_from_a_book(tmp_path):
 
     path = tmp_path / "m3.db"
     book.build(MISERE3, 2, path)
-    oracle = Oracle(path)
+    oracle = Oracle(path, vetting=book.passes_recheck(MISERE3, 2))
     assert dict(oracle.move_values(MnkState(MISERE3, "a1"))) == dict(Oracle().move_values(MnkState(MISERE3, "a1")))
     # The book holds the positions 2 plies deep: the children of "a1", not those of "a1 b2".
     assert oracle.from_book(MnkState(MISERE3, "a1 b2"))
     list(oracle.move_values(MnkState(MISERE3, "a1 b2")))
     assert not oracle.from_book(MnkState(MISERE3, "a1 b2 c3"))
     assert not Oracle().from_book(MnkState(MISERE3, "a1 b2"))
+
+
+def test_oracle_answers_no_book_entry_that_fails_its_recheck(tmp_path):
+    """A forged entry is not shown: the search answers instead, and the position is not "from the book"."""
+    from dataclasses import replace
+
+    from gameproof.answers import Value
+    from gameproof.games.mnk import book
+
+    path = tmp_path / "m3.db"
+    book.build(MISERE3, 1, path)
+    state = MnkState(MISERE3, "b2")
+    truth = Oracle().value(state)
+    forged = Value.WIN if truth != Value.WIN else Value.LOSS
+    with book.Book(path, writable=True) as opened:
+        opened.put(replace(opened.get(state.key), value=forged))
+    with book.Book(path) as opened:
+        trusting = Oracle(path, vetting=lambda opened, entry: True)
+        assert trusting.value(state, book=opened) == forged and trusting.from_book(state)  # as the screen was
+        oracle = Oracle(path, vetting=book.passes_recheck(MISERE3, 1))
+        assert oracle.value(state, book=opened) == truth and not oracle.from_book(state)
 
 
 def test_session_values_cursor_and_undo():

@@ -10,6 +10,7 @@ from gameproof.commands.mnk import _game_arguments, game_from_args
 
 if TYPE_CHECKING:
     from gameproof.tui.game_view import Position
+    from gameproof.tui.oracle import Vetting
 
 #: The subcommand of `tui` and `render` that takes any declared game; the command line puts it in where a game
 #: name follows at once (`gameproof tui connect4:5,4`).
@@ -49,15 +50,16 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_mnk(args: argparse.Namespace) -> int:
-    from gameproof.games.mnk.book import open_book
+    from gameproof.games.mnk.book import open_book, passes_recheck
     from gameproof.games.mnk.state import MnkState
 
     game = game_from_args(args)
     state = MnkState(game, args.moves)
-    if args.book is not None:
-        opened, _, _ = open_book(args.book, game)  # checks that the book is for this game
-        opened.close()
-    return _play(state, args.book)
+    if args.book is None:
+        return _play(state)
+    opened, _, depth = open_book(args.book, game)  # checks that the book is for this game
+    opened.close()
+    return _play(state, args.book, passes_recheck(game, depth))
 
 
 def run_game(args: argparse.Namespace) -> int:
@@ -66,13 +68,13 @@ def run_game(args: argparse.Namespace) -> int:
     return _play(state)
 
 
-def _play(state: Position, book: str | None = None) -> int:
-    """Open the game screen on `state` (answering from `book` where it can)."""
+def _play(state: Position, book: str | None = None, vetting: Vetting = lambda book, entry: False) -> int:
+    """Open the game screen on `state` (answering from `book` where its entries pass `vetting`)."""
     from gameproof.tui.game_app import GameApp
     from gameproof.tui.game_model import GameSession
     from gameproof.tui.oracle import Oracle
 
-    GameApp(GameSession(state), Oracle(book)).run()
+    GameApp(GameSession(state), Oracle() if book is None else Oracle(book, vetting=vetting)).run()
     return 0
 
 

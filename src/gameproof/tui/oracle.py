@@ -12,13 +12,15 @@ import numpy as np
 
 from gameproof.games.declaration import Engine
 from gameproof.search.alphabeta import AlphaBeta
-from gameproof.search.book import Book
+from gameproof.search.book import Book, Entry
 from gameproof.search.dfpn import Options, Search
 from gameproof.answers import Value
 from gameproof.search.exact import final_value
 from gameproof.tui.game_view import Position, SearchSetup, view_of
 
 StopCheck = Callable[[], bool]
+#: Whether a book's entry passes the re-check a fresh answer would get (see :func:`gameproof.games.mnk.book.recheck`).
+Vetting = Callable[[Book, Entry], bool]
 Poll = Callable[[int, int, int], None]
 CHUNK = 1 << 14
 """Search steps (df-pn expansions, alpha-beta nodes) between checks for a stop request."""
@@ -62,8 +64,8 @@ PROVERS: dict[Engine, Callable[[SearchSetup, Options], Prover]] = {Engine.DFPN: 
 
 
 class Oracle:
-    """Proven values of positions: from a book when it holds them, else the game's search; remembered by game
-    and canonical key.
+    """Proven values of positions: from a book when it holds them and `vetting` passes the entry (by default
+    none passes), else the game's search; remembered by game and canonical key.
 
     ``stop`` callbacks are polled between positions and during long searches; when one returns true the
     call raises :class:`Cancelled`. Each game keeps one search (and its transposition table) from position
@@ -71,8 +73,10 @@ class Oracle:
     connections stay in their thread).
     """
 
-    def __init__(self, book_path: str | Path | None = None, options: Options = Options()) -> None:
+    def __init__(self, book_path: str | Path | None = None, options: Options = Options(),
+                 vetting: Vetting = lambda book, entry: False) -> None:
         self.book_path = book_path
+        self.vetting = vetting
         self.options = options
         self._known: dict[tuple[Hashable, int], Value] = {}
         self._from_book: set[tuple[Hashable, int]] = set()
@@ -86,6 +90,8 @@ class Oracle:
             if stop():
                 raise Cancelled
             entry = book.get(state.key) if book is not None else None
+            if entry is not None and not self.vetting(book, entry):
+                entry = None  # an entry that fails its re-check is not reported: the search answers instead
             if entry is not None:
                 self._from_book.add(key)
             self._known[key] = entry.value if entry is not None else self._prove(state, stop)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -213,6 +213,10 @@ def build(game: MnkGame, depth: int, path: str | Path, *, workers: int = 1, opti
     return report
 
 
+#: Leaves with at most this many empty squares are re-checked by plain minimax (more: for consistency only).
+RECHECK_EMPTY = 12
+
+
 class Recheck(enum.Enum):
     """How a book entry is re-checked: by search (its children in the book, or plain minimax), or only for
     consistency with its own move values (a leaf with more than ``max_empty`` empty squares)."""
@@ -256,6 +260,12 @@ def recheck(book: Book, game: MnkGame, depth: int, entry: Entry, max_empty: int)
     return how, None
 
 
+def passes_recheck(game: MnkGame, depth: int, max_empty: int = RECHECK_EMPTY) -> Callable[[Book, Entry], bool]:
+    """Whether an entry of a `depth`-ply book of `game` passes :func:`recheck` (for readers that answer from
+    a book, such as the game screen's oracle)."""
+    return lambda book, entry: recheck(book, game, depth, entry, max_empty)[1] is None
+
+
 @dataclass
 class Answer:
     """A position's value and its moves' values, and where they came from ("book" or "df-pn")."""
@@ -267,7 +277,7 @@ class Answer:
     checked: Recheck | None = None  # how a book entry was re-checked before it was answered
 
 
-def query(book: Book, state: MnkState, depth: int, options: Options = Options(), max_empty: int = 12) -> Answer:
+def query(book: Book, state: MnkState, depth: int, options: Options = Options(), max_empty: int = RECHECK_EMPTY) -> Answer:
     """The position's value and move values from the book (squares renamed to the position's own orientation),
     once its entry passes :func:`recheck` (BadInput when it does not); df-pn when absent."""
     entry = book.get(state.key)
@@ -300,7 +310,7 @@ class Verification:
         return self.consistent_only == 0
 
 
-def verify(book: Book, game: MnkGame, depth: int, *, max_empty: int = 12) -> Verification:
+def verify(book: Book, game: MnkGame, depth: int, *, max_empty: int = RECHECK_EMPTY) -> Verification:
     """Re-check every entry (:func:`recheck`) and count how."""
     report = Verification()
     counters = {Recheck.BY_CHILDREN: "checked_by_children", Recheck.BY_MINIMAX: "checked_by_minimax",
