@@ -46,19 +46,29 @@ def _overran(signum: int, frame: object) -> None:
 
 
 @contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    """The block raises :class:`_Overran` after `seconds` (by SIGALRM: in the main thread only; elsewhere no
-    limit)."""
+def _call_limits() -> Iterator[bool]:
+    """Within the block, :func:`_limited` calls raise :class:`_Overran` when they outlast :data:`CALL_SECONDS`
+    (by SIGALRM, whose handler is set once here: in the main thread only; yields whether it was set)."""
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield False
         return
     previous = signal.signal(signal.SIGALRM, _overran)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        yield
+        yield True
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _limited(function: Callable[..., Any], args: tuple[int, ...], limited: bool) -> Any:
+    """``function(*args)``, raising :class:`_Overran` after :data:`CALL_SECONDS` where `limited`."""
+    if not limited:
+        return function(*args)
+    signal.setitimer(signal.ITIMER_REAL, CALL_SECONDS)
+    try:
+        return function(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def is_int(value: object) -> bool:
@@ -154,6 +164,7 @@ class _Checker:
         self.images = [_Image(game, symmetry) for symmetry in game.symmetries[1:]]
         self.moves: list[int] = []
         self.positions = self.played = self.imaged = 0
+        self.limited = False  # whether rule calls are timed (set by self_check)
 
     def at(self, words: tuple[int, ...], then: tuple[int, ...] = (), image: Symmetry | None = None) -> _At:
         return _At(words, tuple(self.moves), then, image)
@@ -163,8 +174,7 @@ class _Checker:
 
     def call(self, function: str, at: _At, *args: int) -> Any:
         try:
-            with _time_limit(CALL_SECONDS):
-                return getattr(self.rules, function)(*args)
+            return _limited(getattr(self.rules, function), args, self.limited)
         except _Overran:
             raise self.fail(f"{function}()", f"did not return within {CALL_SECONDS:g} s (a loop that never ends?)",
                             at) from None
@@ -324,10 +334,12 @@ def self_check(game: Game, playouts: int = ON_LOAD, seed: int = SEED,
     checker = _Checker(game)
     rng = random.Random(seed)
     longest = 0
-    for done in range(1, playouts + 1):
-        longest = max(longest, checker.playout(rng, prolong=done % 2 == 0))
-        if progress is not None:
-            progress(done)
+    with _call_limits() as limited:
+        checker.limited = limited
+        for done in range(1, playouts + 1):
+            longest = max(longest, checker.playout(rng, prolong=done % 2 == 0))
+            if progress is not None:
+                progress(done)
     return Report(game=game.name, playouts=playouts, positions=checker.positions, moves=checker.played,
                   images=checker.imaged, longest=longest, max_plies=game.max_plies,
                   symmetries=tuple(symmetry.value for symmetry in game.symmetries),
