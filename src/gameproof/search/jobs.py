@@ -204,11 +204,20 @@ _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
 def _die_with_driver(driver: int) -> None:
-    """In a worker: be killed when the driver dies (Linux), rather than finish a job nobody will journal."""
+    """In a worker: be killed when the driver dies (Linux), rather than finish a job nobody will journal; and
+    let Ctrl-C pass by (the driver decides), while the programs the worker runs (drat-trim) still get it."""
     if sys.platform.startswith("linux"):
         ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != driver:  # the driver died before the request took effect
         os._exit(1)
+    # A handler of our own, not SIG_IGN: exec resets it to the default, and SIG_IGN (or a blocked signal,
+    # as the worker started with) would be inherited by those programs, which then outlive an interruption.
+    signal.signal(signal.SIGINT, _let_pass)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _let_pass(signum: int, frame: object) -> None:
+    """A worker's Ctrl-C handler: nothing (the driver kills the workers when it is interrupted)."""
 
 
 def _run_on_processes(task: Task, pending: list[Job], keep: Callable[[str, tuple[Any, float]], None], workers: int,
