@@ -341,3 +341,18 @@ def test_a_variable_that_happens_to_be_zero_compares_as_usual():
     circuit = Circuit()
     first, second = f(Word(circuit, [circuit.new_input() for _ in range(WIDTH)]), 0)
     assert first.value is False and second.circuit is not None
+
+
+
+def test_a_range_test_from_zero_is_traced_and_a_bare_sign_test_refused():
+    """`0 <= x < n` is the usual bounds idiom (its upper bound decides); `x - 1 >= 0` alone means nothing."""
+    in_range = natural(compile_function("def f(x):\n    return 0 <= x < 10\n"))
+    circuit = Circuit()
+    x = Word(circuit, [circuit.new_input() for _ in range(WIDTH)])
+    lit = in_range(x).lit
+    values = range(2**WIDTH)
+    inputs = {x.bits[i] >> 1: sum((value >> i & 1) << lane for lane, value in enumerate(values)) for i in range(WIDTH)}
+    traced = lit_value(circuit.simulate(inputs, lanes=len(values)), lit, len(values))
+    assert [bool(traced >> lane & 1) for lane in values] == [value < 10 for value in values]
+    with pytest.raises(Untraceable):
+        natural(compile_function("def f(x):\n    return x - 1 >= 0\n"))(x)

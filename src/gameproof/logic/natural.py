@@ -600,13 +600,16 @@ def _is_zero(node: ast.expr) -> bool:
 
 
 def _guard_sign_tests(node: ast.Compare) -> None:
-    """Pass the operand of each literal ``x < 0``, ``x >= 0``, ``0 > x``, ``0 <= x`` through :func:`against_zero`."""
+    """Pass the operand of each literal ``x < 0``, ``x >= 0``, ``0 > x``, ``0 <= x`` through :func:`against_zero`;
+    not the lower bound of a range test ``0 <= x < n``, whose upper bound decides."""
     operands = [node.left, *node.comparators]
+    in_range = len(node.ops) > 1
     for index, op in enumerate(node.ops):
         left, right = operands[index], operands[index + 1]
-        if isinstance(op, (ast.Lt, ast.GtE)) and _is_zero(right) and not _is_zero(left):
+        if (isinstance(op, ast.Lt) or isinstance(op, ast.GtE) and not in_range) and _is_zero(right) and not _is_zero(left):
             operands[index] = ast.copy_location(_rt("against_zero", left), left)
-        elif isinstance(op, (ast.Gt, ast.LtE)) and _is_zero(left) and not _is_zero(right):
+        elif (isinstance(op, ast.Gt) or isinstance(op, ast.LtE) and not in_range) and _is_zero(left) \
+                and not _is_zero(right):
             operands[index + 1] = ast.copy_location(_rt("against_zero", right), right)
     node.left, node.comparators = operands[0], operands[1:]
 
