@@ -72,6 +72,22 @@ def test_oracle_answers_no_book_entry_that_fails_its_recheck(tmp_path):
         assert oracle.value(state, book=opened) == truth and not oracle.from_book(state)
 
 
+def test_oracle_searches_a_book_entry_whose_children_are_missing(tmp_path):
+    import sqlite3
+
+    from gameproof.games.mnk import book
+
+    path = tmp_path / "m3.db"
+    book.build(MISERE3, 2, path)
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("DELETE FROM positions WHERE key = ?",
+                                  (str(MnkState(MISERE3, "a1 b2").key),)).rowcount == 1
+    state = MnkState(MISERE3, "a1")
+    with book.Book(path) as opened:
+        oracle = Oracle(path, vetting=book.passes_recheck(MISERE3, 2))
+        assert oracle.value(state, book=opened) == Oracle().value(state) and not oracle.from_book(state)
+
+
 def test_session_values_cursor_and_undo():
     session = GameSession(MnkState(MISERE3))
     assert session.state.move_name(session.cursor) == "b2"  # the centre

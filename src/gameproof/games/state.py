@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gameproof.errors import BadInput
-from gameproof.games.declaration import DRAW, ONGOING, PASS, WIN, Notation, RulesError
+from gameproof.games.declaration import DRAW, ONGOING, PASS, WIN, Notation, RulesError, is_ascii_number
 from gameproof.games.game import Game
 from gameproof.games.selfcheck import words_problem
 
@@ -155,7 +155,7 @@ class RulesState:
         text = text.strip().lower()
         if text in ("pass", "pa"):
             return PASS
-        if text.startswith("@") and text[1:].isdecimal() and text[1:].isascii() and int(text[1:]) < PASS:
+        if text.startswith("@") and is_ascii_number(text[1:]) and int(text[1:]) < PASS:
             return int(text[1:])
         board = self.game.board
         if self.game.spec.notation is Notation.COLUMN:

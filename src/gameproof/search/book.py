@@ -18,6 +18,7 @@ from pathlib import Path
 
 from gameproof.answers import Value
 from gameproof.errors import BadInput
+from gameproof.games.declaration import is_ascii_number
 from gameproof.storage import connect_read_only
 
 _TABLES = {"meta", "positions"}
@@ -147,7 +148,7 @@ class Book:
             yield self._entry(row)
 
     def _key(self, text: object) -> int:
-        if not isinstance(text, str) or not text.isascii() or not text.isdigit():
+        if not isinstance(text, str) or not is_ascii_number(text):
             raise BadInput(f"{self.path}: a damaged entry: the key {text!r} is not a whole number")
         return int(text)
 

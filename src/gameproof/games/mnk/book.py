@@ -263,7 +263,13 @@ def recheck(book: Book, game: MnkGame, depth: int, entry: Entry, max_empty: int)
 def passes_recheck(game: MnkGame, depth: int, max_empty: int = RECHECK_EMPTY) -> Callable[[Book, Entry], bool]:
     """Whether an entry of a `depth`-ply book of `game` passes :func:`recheck` (for readers that answer from
     a book, such as the game screen's oracle)."""
-    return lambda book, entry: recheck(book, game, depth, entry, max_empty)[1] is None
+    def passes(book: Book, entry: Entry) -> bool:
+        try:
+            return recheck(book, game, depth, entry, max_empty)[1] is None
+        except BadInput:  # a child missing from the book, a damaged row: the entry is not used
+            return False
+
+    return passes
 
 
 @dataclass
