@@ -123,7 +123,7 @@ class _Watchdog:
         self.read_end, self.write_end = os.pipe()
         os.set_blocking(self.write_end, False)
         self.active = False
-        self.taken = self.seen = 0  # signals the main thread has taken (its handler ran); signals received
+        self.taken = 0  # signals the main thread has taken (its handler ran)
         threading.Thread(target=self._watch, name="gameproof-watchdog", daemon=True).start()
 
     def _watch(self) -> None:
@@ -132,13 +132,12 @@ class _Watchdog:
                              if number in (signal.SIGINT, signal.SIGTERM))  # not another handler's (SIGALRM)
             if not self.active or not received:
                 continue
-            self.seen += len(received)
             for flags, slot in list(_running):
                 flags[slot] = Halt.STOPPED
             deadline = time.monotonic() + GRACE_SECONDS
-            while self.taken < self.seen and time.monotonic() < deadline:
+            while self.taken == 0 and time.monotonic() < deadline:  # the command unwinds once the first is taken
                 time.sleep(0.02)
-            if self.taken < self.seen and self.active:
+            if self.taken == 0 and self.active:
                 os.write(2, f"{INTERRUPTED}\n".encode())
                 os._exit(128 + received[-1])
 
@@ -168,7 +167,7 @@ def handling_signals() -> Iterator[None]:
         _watchdog = _Watchdog()
         os.register_at_fork(after_in_child=_forget_in_child)
     watchdog = _watchdog
-    watchdog.taken = watchdog.seen = 0
+    watchdog.taken = 0
     previous = {number: signal.signal(number, watchdog.take) for number in (signal.SIGINT, signal.SIGTERM)}
     previous_fd = signal.set_wakeup_fd(watchdog.write_end, warn_on_full_buffer=False)
     watchdog.active = True
