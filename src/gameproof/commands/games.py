@@ -65,13 +65,13 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_games(args: argparse.Namespace) -> int:
-    from gameproof.games.registry import games_in_file, specs
+    from gameproof.games.registry import declared_specs, games_in_file
 
     if args.check:
         return run_check(args)
     if args.file and not args.file.endswith(".py"):
         return _describe_game(args)
-    declared = games_in_file(args.file) if args.file else [s for n, s in sorted(specs().items()) if n == s.name]
+    declared = games_in_file(args.file) if args.file else declared_specs()
     rows = []
     for spec in declared:
         rows.append({"name": spec.name, "usage": spec.usage, "example": spec.example, "summary": spec.summary,
@@ -148,17 +148,16 @@ def run_check(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from gameproof.games.game import Game
-    from gameproof.games.registry import games_in_file, load_game, specs
+    from gameproof.games.registry import declared_specs, games_in_file, unchecked_game
     from gameproof.games.selfcheck import self_check
 
     if not 1 <= args.games <= MAX_CHECK_GAMES:
         raise BadInput(f"--games must be 1..{MAX_CHECK_GAMES}, not {args.games}")
-    if args.file is None:
-        games = [Game(spec, spec.parse_parameters("")) for n, spec in sorted(specs().items()) if n == spec.name]
-    elif args.file.endswith(".py"):
-        games = [Game(spec, spec.parse_parameters("")) for spec in games_in_file(args.file)]
-    else:  # FILE.py:PARAMS, or a game's name
-        games = [load_game(args.file)]
+    if args.file is None or args.file.endswith(".py"):
+        declared = declared_specs() if args.file is None else games_in_file(args.file)
+        games = [Game(spec, spec.parse_parameters("")) for spec in declared]
+    else:  # FILE.py:PARAMS, or a game's name: checked here only (load_game would check it first)
+        games = [unchecked_game(args.file)]
     reports = []
     with status_line(args.json, "rules self-check") as show:
         for game in games:

@@ -10,7 +10,7 @@ from gameproof.commands.mnk import _game_arguments, game_from_args
 
 if TYPE_CHECKING:
     from gameproof.tui.game_view import Position
-    from gameproof.tui.oracle import Vetting
+    from gameproof.tui.oracle import Oracle
 
 #: The subcommand of `tui` and `render` that takes any declared game; the command line puts it in where a game
 #: name follows at once (`gameproof tui connect4:5,4`).
@@ -57,9 +57,11 @@ def run_mnk(args: argparse.Namespace) -> int:
     state = MnkState(game, args.moves)
     if args.book is None:
         return _play(state)
+    from gameproof.tui.oracle import Oracle
+
     opened, _, depth = open_book(args.book, game)  # checks that the book is for this game
     opened.close()
-    return _play(state, args.book, passes_recheck(game, depth))
+    return _play(state, Oracle(args.book, vetting=passes_recheck(game, depth)))
 
 
 def run_game(args: argparse.Namespace) -> int:
@@ -68,13 +70,13 @@ def run_game(args: argparse.Namespace) -> int:
     return _play(state)
 
 
-def _play(state: Position, book: str | None = None, vetting: Vetting = lambda book, entry: False) -> int:
-    """Open the game screen on `state` (answering from `book` where its entries pass `vetting`)."""
+def _play(state: Position, oracle: Oracle | None = None) -> int:
+    """Open the game screen on `state`, its values from `oracle` (by default: the game's search alone)."""
     from gameproof.tui.game_app import GameApp
     from gameproof.tui.game_model import GameSession
     from gameproof.tui.oracle import Oracle
 
-    GameApp(GameSession(state), Oracle() if book is None else Oracle(book, vetting=vetting)).run()
+    GameApp(GameSession(state), oracle or Oracle()).run()
     return 0
 
 

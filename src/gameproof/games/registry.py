@@ -72,11 +72,24 @@ def games_in_file(path: str | Path) -> list[GameSpec]:
     return declared
 
 
+def declared_specs() -> list[GameSpec]:
+    """Every declared game once (under its own name, not its aliases), by name."""
+    return [spec for known, spec in sorted(specs().items()) if known == spec.name]
+
+
 @cache
 def load_game(name: str) -> Game:
     """The game called `name` (``connect4:6,5``; the defaults when no parameters are given), or one
     declared in a file (``my_game.py`` or ``my_game.py:PARAMS``). A game that is not built in has its rules
     self-checked first (:mod:`gameproof.games.selfcheck`)."""
+    game = unchecked_game(name)
+    if not is_builtin(game.spec):
+        self_check(game)
+    return game
+
+
+def unchecked_game(name: str) -> Game:
+    """The game called `name`, as :func:`load_game` finds it, without the self-check."""
     text = name.strip()
     base, _, parameters = text.partition(":")
     if base.endswith(".py"):
@@ -85,10 +98,7 @@ def load_game(name: str) -> Game:
         spec = specs().get(base.lower())
         if spec is None:
             raise BadInput(f"unknown game {name!r}; known: {', '.join(known_names())} (see `gameproof games`)")
-    game = Game(spec, spec.parse_parameters(parameters))
-    if not is_builtin(spec):
-        self_check(game)
-    return game
+    return Game(spec, spec.parse_parameters(parameters))
 
 
 def is_builtin(spec: GameSpec) -> bool:
