@@ -14,8 +14,8 @@ from pathlib import Path
 
 from gameproof.certify.check import check_certificate
 from gameproof.certify.records import write_certificate
-from gameproof.games.registry import load_game
-from gameproof.games.state import RulesState
+from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
 from gameproof.search import exact
 from gameproof.search.certificate import certify
 from gameproof.search.dfpn import Options, Search

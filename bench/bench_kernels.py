@@ -14,8 +14,8 @@ import time
 import numpy as np
 from numba import njit
 
-from gameproof.games.registry import load_game
-from gameproof.games.state import RulesState
+from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
 
 POSITIONS = [("mnk-misere:5,5,3", "a1 d2 d3 c3 b4"), ("othello:8", "f5 d6 c3 d3 c4 f4")]
 

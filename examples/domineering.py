@@ -10,8 +10,8 @@ them vertically, the second horizontally. A player who cannot place a domino los
 import sys
 
 from gameproof.errors import BadInput
-from gameproof.games.bits import popcount
-from gameproof.games.declaration import LOSS, Board, GameSpec, Parameter, Symmetry
+from gameproof.framework.bits import popcount
+from gameproof.framework.declaration import LOSS, Board, GameSpec, Parameter, Symmetry
 
 # The constants of the default 5×5 board; `constants` gives them for any size.
 ROWS, COLS = 5, 5

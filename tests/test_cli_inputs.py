@@ -71,7 +71,7 @@ def checked(argv: list[str], place: Path, writes: bool = False) -> Run:
 
 #: A game whose moves (bits 4 and 5: take one token or two) are no cells of the 1x4 board that shows the tokens.
 TOKENS_GAME = '''import sys
-from gameproof.games.declaration import LOSS, Board, GameSpec, Symmetry
+from gameproof.framework.declaration import LOSS, Board, GameSpec, Symmetry
 ONE, TWO = 1 << 4, 1 << 5
 def start():
     return (0b1111, 0)
@@ -300,7 +300,7 @@ def test_games_name_describes_a_built_in_game(place):
 
 
 def test_game_parameters_are_all_or_none():
-    from gameproof.games.registry import specs
+    from gameproof.framework.registry import specs
 
     connect4 = specs()["connect4"]
     assert connect4.parse_parameters("") == {"width": 7, "height": 6}

@@ -7,8 +7,8 @@ import pytest
 from gameproof.errors import BadInput
 from gameproof.games.othello.perft import perft as othello_perft
 from gameproof.games.othello.position import Position
-from gameproof.games.registry import EXAMPLES, start_position
-from gameproof.games.protocol import GameState
+from gameproof.framework.registry import EXAMPLES, start_position
+from gameproof.framework.state import GameState
 from gameproof.search.perft import perft
 
 

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from gameproof.atomic import atomic_output
-from gameproof.games.declaration import Engine
-from gameproof.games.game import Game
-from gameproof.games.registry import games_in_file
-from gameproof.games.state import RulesState
+from gameproof.framework.declaration import Engine
+from gameproof.framework.game import Game
+from gameproof.framework.registry import games_in_file
+from gameproof.framework.state import RulesState
 from gameproof.interrupts import Halt, RulesBroken
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import write_dimacs
@@ -31,8 +31,8 @@ FILL = '''"""A 3x3 board that two players fill in turn, with one bug: {summary} 
 
 import sys
 
-from gameproof.games.bits import popcount
-from gameproof.games.declaration import DRAW, ONGOING, Board, GameSpec
+from gameproof.framework.bits import popcount
+from gameproof.framework.declaration import DRAW, ONGOING, Board, GameSpec
 
 FULL = 0x1FF
 LAST_WORD = 0xFFFF_FFFF_FFFF_FFFF

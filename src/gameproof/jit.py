@@ -35,7 +35,7 @@ class _Uint64Literals(ast.NodeTransformer):
 
 
 #: Modules of helpers that rule modules may import; they are compiled and traced with the rules.
-SHARED_HELPERS = ("gameproof.games.bits",)
+SHARED_HELPERS = ("gameproof.framework.bits",)
 
 
 def _rule_functions(module: ModuleType) -> list[Callable]:

@@ -16,10 +16,10 @@ from gameproof.certify.check import Images, check_certificate
 from gameproof.certify.records import NO_MOVE, CertificateReader, Goal, Part, Value, record_layout, write_certificate
 from gameproof.cli import main
 from gameproof.errors import BadInput
-from gameproof.games.declaration import DRAW, LOSS, ONGOING, WIN
+from gameproof.framework.declaration import DRAW, LOSS, ONGOING, WIN
 from gameproof.games.mnk import reference
-from gameproof.games.registry import load_game
-from gameproof.games.state import RulesState
+from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
 from gameproof.search.certificate import certify
 from gameproof.search.dfpn import Options
 from gameproof.search.solve import kept_search
@@ -325,7 +325,7 @@ def test_the_checker_loads_nothing_of_the_search(tmp_path):
     path = write(tmp_path / "c.cert", built("mnk:4,3,3"))
     code = ("import sys; from gameproof.certify.check import check_certificate; "
             f"assert check_certificate({str(path)!r}).accepted; "
-            "print(sorted(m for m in sys.modules if m.startswith(('gameproof.search', 'gameproof.games.derived'))))")
+            "print(sorted(m for m in sys.modules if m.startswith(('gameproof.search', 'gameproof.framework.derived'))))")
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
     assert out.strip() == "[]"

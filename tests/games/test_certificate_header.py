@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from gameproof.certify.check import check_certificate
 from gameproof.certify.records import write_certificate
 from gameproof.cli import main
-from gameproof.games.registry import load_game
-from gameproof.games.state import RulesState
+from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
 from gameproof.search.certificate import certify
 from gameproof.search.dfpn import Options
 from gameproof.search.solve import kept_search

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from gameproof.errors import BadInput
-from gameproof.games.declaration import DRAW, LOSS, PASS, WIN, Engine
-from gameproof.games.registry import load_game
-from gameproof.games.state import RulesState
+from gameproof.framework.declaration import DRAW, LOSS, PASS, WIN, Engine
+from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
 from gameproof.search.dfpn import CONTINUE, Options
 from gameproof.search.perft import fast_perft, perft
 from gameproof.search.solve import solve

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from gameproof.cli import main
-from gameproof.games import registry
-from gameproof.games.registry import load_game
-from gameproof.games.state import RulesState
+from gameproof.framework import registry
+from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
 from gameproof.search.perft import perft
 
 ROOT = Path(__file__).resolve().parents[2]

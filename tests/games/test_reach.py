@@ -11,9 +11,9 @@ from gameproof.errors import BadInput
 
 from gameproof.cli import main
 from gameproof.answers import Status
-from gameproof.games.reach import solve_reach
-from gameproof.games.registry import load_game
-from gameproof.games.state import RulesState
+from gameproof.framework.reach import solve_reach
+from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
 from gameproof.logic import any_uint, assume
 
 
@@ -176,9 +176,9 @@ def test_a_rule_returning_plain_int_words_is_traced_exactly(tmp_path, capsys):
 def test_a_rule_returning_no_position_is_named(tmp_path):
     """Loaded from a file, the rules self-check refuses such a rule first; built through the API (no
     self-check), the tracer names it."""
-    from gameproof.games.game import Game
-    from gameproof.games.reach import solve_reach
-    from gameproof.games.registry import games_in_file
+    from gameproof.framework.game import Game
+    from gameproof.framework.reach import solve_reach
+    from gameproof.framework.registry import games_in_file
 
     path, _, parameters = _domineering_with_play(tmp_path, "    return covered | move\n").rpartition(":")
     assert main(["reach", f"{path}:{parameters}", "--plies", "1", "--where", f"{tmp_path}/none.py::f"]) == 2

@@ -1,4 +1,4 @@
-"""The rules self-check (gameproof.games.selfcheck): a game from a user's file gets no symmetry it does not
+"""The rules self-check (gameproof.framework.selfcheck): a game from a user's file gets no symmetry it does not
 declare, its declared symmetries and maximum length are checked on random games, and every broken rule or
 declaration is one line naming it (exit 2), before any kernel runs it."""
 
@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from gameproof.cli import main
 from gameproof.errors import BadInput
-from gameproof.games.declaration import ALL_SYMMETRIES, DRAW, LOSS, WIN, GameSpec, Symmetry
-from gameproof.games.registry import load_game
-from gameproof.games.state import RulesState
+from gameproof.framework.declaration import ALL_SYMMETRIES, DRAW, LOSS, WIN, GameSpec, Symmetry
+from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CORNER = '''
 import sys
 
-from gameproof.games.bits import popcount
-from gameproof.games.declaration import LOSS, ONGOING, WIN, Board, GameSpec, Parameter, Symmetry
+from gameproof.framework.bits import popcount
+from gameproof.framework.declaration import LOSS, ONGOING, WIN, Board, GameSpec, Parameter, Symmetry
 
 COLS = 4
 CELLS = (1 << COLS) - 1
@@ -81,7 +81,7 @@ GAME = GameSpec(
 BREAKTHROUGH = '''
 import sys
 
-from gameproof.games.declaration import LOSS, Board, GameSpec, Parameter, Symmetry
+from gameproof.framework.declaration import LOSS, Board, GameSpec, Parameter, Symmetry
 
 COLS, ROWS = 3, 4
 CELLS = COLS * ROWS
@@ -216,7 +216,7 @@ def test_a_declared_symmetry_the_rules_break_is_one_line_naming_it(tmp_path, cap
 
 
 def test_a_symmetry_that_holds_passes_and_is_checked(tmp_path):
-    from gameproof.games.selfcheck import self_check
+    from gameproof.framework.selfcheck import self_check
 
     breakthrough = _file(tmp_path, BREAKTHROUGH, "symmetries=(Symmetry.MIRROR_COLS,), max_plies=lambda cols, rows: 24,")
     report = self_check(load_game(f"{breakthrough}:3,4"), 20)
@@ -295,7 +295,7 @@ def test_a_broken_rule_is_one_line_naming_it(tmp_path, capsys, broken):
 
 
 def test_a_rule_stuck_in_a_loop_is_one_line_naming_it_not_a_hang(tmp_path, capsys, monkeypatch):
-    from gameproof.games import selfcheck
+    from gameproof.framework import selfcheck
 
     monkeypatch.setattr(selfcheck, "CALL_SECONDS", 0.5)
     corner = _file(tmp_path, CORNER, more="\n\ndef legal(first, second):\n    spin = first\n"
@@ -379,7 +379,7 @@ def _longest(rules, words: tuple[int, ...], known: dict | None = None) -> int:
 @pytest.mark.parametrize("name", ["connect4:5,4", "connect4:7,6", "othello:4", "othello:6", "mnk:3,3,3",
                                   "mnk-misere:4,4,3", "mnk-notakto:3,3,3", "mnk:4,3,3"])
 def test_the_built_in_games_pass_the_self_check(name):
-    from gameproof.games.selfcheck import self_check
+    from gameproof.framework.selfcheck import self_check
 
     report = self_check(load_game(name), 20)
     assert report.positions > 20 and report.longest <= report.max_plies
@@ -431,8 +431,8 @@ def test_whatever_the_rules_or_the_declaration_give_is_a_game_or_one_line(tmp_pa
 
 
 def test_a_rule_that_breaks_past_the_self_check_is_one_line_too(tmp_path):
-    from gameproof.games.game import Game
-    from gameproof.games.registry import games_in_file
+    from gameproof.framework.game import Game
+    from gameproof.framework.registry import games_in_file
 
     corner = _file(tmp_path, CORNER, more="\n\ndef play(first, second, move):\n    if popcount(first | second) == 3:\n"
                    "        return 1 // (first & 0)\n    return (first | move, second) if first_to_move(first, second)"
@@ -443,8 +443,8 @@ def test_a_rule_that_breaks_past_the_self_check_is_one_line_too(tmp_path):
 
 
 def test_one_rules_file_with_two_symmetry_sets_gets_kernels_for_each(tmp_path):
-    from gameproof.games.game import Game
-    from gameproof.games.registry import games_in_file
+    from gameproof.framework.game import Game
+    from gameproof.framework.registry import games_in_file
     from gameproof.search.solve import solve
 
     both = _file(tmp_path, BREAKTHROUGH, "max_plies=lambda cols, rows: 18,", more="\n\nGAMES = [GAME, GameSpec(**{"

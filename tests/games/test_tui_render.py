@@ -12,9 +12,9 @@ from textual.widgets import Static
 
 from gameproof.cli import build_parser, main, with_game_subcommand
 from gameproof.errors import BadInput
-from gameproof.games.declaration import PASS
-from gameproof.games.registry import load_game
-from gameproof.games.state import RulesState
+from gameproof.framework.declaration import PASS
+from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
 from gameproof.render.game_svg import SQUARE_FILL, game_svg
 from gameproof.search.solve import solve
 from gameproof.tui.game_app import GameApp

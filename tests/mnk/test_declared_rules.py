@@ -7,11 +7,11 @@ from functools import cache
 import pytest
 
 from gameproof.errors import BadInput
-from gameproof.games.game import Game
+from gameproof.framework.game import Game
 from gameproof.games.mnk import reference
 from gameproof.games.mnk.rules import GAMES
 from gameproof.games.mnk.state import MnkGame
-from gameproof.games.state import RulesState
+from gameproof.framework.state import RulesState
 from gameproof.search.dfpn import Options
 from gameproof.search.perft import fast_perft, perft
 from gameproof.search.solve import solve
@@ -107,7 +107,7 @@ def test_the_compiled_estimate_matches_the_rules(name):
         state = random_play(name, rng.randrange(cells_of(name)), rng)
         for_mover, for_other = state.game.rules.estimate(*state.words)
         for attacker in (0, 1):
-            # the derived kernel's mapping (gameproof.games.derived.estimate): threats against the attacker first
+            # the derived kernel's mapping (gameproof.framework.derived.estimate): threats against the attacker first
             expected = (for_other, for_mover) if state.to_move == attacker else (for_mover, for_other)
             derived = state.game.kernels.estimate(state.frames(), state.game.tables, attacker)
             assert tuple(int(x) for x in derived) == expected

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from gameproof.errors import BadInput
 from gameproof.games.mnk import reference
 from gameproof.games.mnk.state import MnkGame, MnkState
-from gameproof.games.protocol import GameState
+from gameproof.framework.state import GameState
 
 GAMES = ["mnk:3,3,3", "mnk-misere:4,4,3", "mnk-notakto:3,3,3", "mnk:5,5,4", "mnk:8,8,5", "mnk-misere:7,9,4", "mnk:1,6,2"]
 

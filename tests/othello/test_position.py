@@ -17,7 +17,7 @@ from gameproof.games.othello.notation import (
 )
 from gameproof.games.othello.position import Position
 from gameproof.games.othello.svg import position_svg
-from gameproof.games.protocol import GameState
+from gameproof.framework.state import GameState
 
 RECORD_33 = "f5f6e6f4g7c6g3e7d6f3e3d3b7d7c2g2g1c3b2b3b4f7g5c4c7c8e2"
 

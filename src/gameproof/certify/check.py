@@ -3,10 +3,10 @@
 What this module imports, and why that keeps it independent of the search that built the certificate:
 
 - :mod:`gameproof.certify.records`, to read the file;
-- :func:`gameproof.games.registry.load_game`, for the game's declaration by name: its rule functions
+- :func:`gameproof.framework.registry.load_game`, for the game's declaration by name: its rule functions
   (``start``, ``legal``, ``play``, ``result``, ``pass_turn``) bound to the game's parameters as plain
-  Python, its board and its declared symmetries (:mod:`gameproof.games.declaration`);
-- :class:`gameproof.games.state.RulesState`, only to draw a position that is rejected.
+  Python, its board and its declared symmetries (:mod:`gameproof.framework.declaration`);
+- :class:`gameproof.framework.state.RulesState`, only to draw a position that is rejected.
 
 Nothing from :mod:`gameproof.search`, the numba kernels or their keys: legal moves, results, passes and
 the symmetric images of positions are computed here from the rule functions and the board's geometry.
@@ -30,10 +30,10 @@ from typing import Any
 from gameproof.answers import Value
 from gameproof.certify.records import NO_MOVE, CertificateReader, Goal, Header, Part
 from gameproof.errors import BadInput
-from gameproof.games.declaration import DRAW, LOSS, ONGOING, PASS, WIN, Symmetry
-from gameproof.games.game import Game
-from gameproof.games.registry import load_game
-from gameproof.games.state import RulesState
+from gameproof.framework.declaration import DRAW, LOSS, ONGOING, PASS, WIN, Symmetry
+from gameproof.framework.game import Game
+from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
 
 _CHUNK = 12  # bits of a word looked up at once when computing symmetric images
 _PROGRESS_EVERY = 1 << 16

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 from gameproof.commands._search import options_from_args, print_values, search_arguments, search_progress, status_line
 from gameproof.commands.certificate import certificate_argument
 from gameproof.errors import BadInput
-from gameproof.games.declaration import Engine
-from gameproof.games.selfcheck import ON_LOAD
+from gameproof.framework.declaration import Engine
+from gameproof.framework.selfcheck import ON_LOAD
 
 if TYPE_CHECKING:
-    from gameproof.games.declaration import GameSpec
-    from gameproof.games.game import Game
-    from gameproof.games.state import RulesState
+    from gameproof.framework.declaration import GameSpec
+    from gameproof.framework.game import Game
+    from gameproof.framework.state import RulesState
     from gameproof.search.dfpn import Options
 
 #: Random games `gameproof games --check` plays by default, and at most.
@@ -65,7 +65,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_games(args: argparse.Namespace) -> int:
-    from gameproof.games.registry import declared_specs, games_in_file
+    from gameproof.framework.registry import declared_specs, games_in_file
 
     if args.check:
         return run_check(args)
@@ -96,7 +96,7 @@ def _parameters(spec: GameSpec) -> list[dict[str, Any]]:
 
 def _describe_game(args: argparse.Namespace) -> int:
     """What a game (one parameter set; the defaults unless named) declares, for `gameproof games NAME`."""
-    from gameproof.games.registry import load_game
+    from gameproof.framework.registry import load_game
 
     game = load_game(args.file)
     spec = game.spec
@@ -135,7 +135,7 @@ def _describe_game(args: argparse.Namespace) -> int:
 
 def _notation_example(game: Game) -> str:
     """The names of the first legal moves of the start position that are cells, e.g. ``a b c …`` or ``a1 b1 c1 …``."""
-    from gameproof.games.state import RulesState
+    from gameproof.framework.state import RulesState
 
     state = RulesState(game)
     cells = set(game.board.cells)
@@ -147,9 +147,9 @@ def run_check(args: argparse.Namespace) -> int:
     """`gameproof games [FILE.py[:PARAMS]] --check`: the rules self-check of each game listed, N random games each."""
     from dataclasses import asdict
 
-    from gameproof.games.game import Game
-    from gameproof.games.registry import declared_specs, games_in_file, unchecked_game
-    from gameproof.games.selfcheck import self_check
+    from gameproof.framework.game import Game
+    from gameproof.framework.registry import declared_specs, games_in_file, unchecked_game
+    from gameproof.framework.selfcheck import self_check
 
     if not 1 <= args.games <= MAX_CHECK_GAMES:
         raise BadInput(f"--games must be 1..{MAX_CHECK_GAMES}, not {args.games}")
@@ -182,15 +182,15 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _state(args: argparse.Namespace):
-    from gameproof.games.registry import load_game
-    from gameproof.games.state import RulesState
+    from gameproof.framework.registry import load_game
+    from gameproof.framework.state import RulesState
 
     return RulesState(load_game(args.game), args.moves)
 
 
 def require_moves_on_cells(state: RulesState, what: str) -> None:
     """BadInput when a legal move of `state` is no cell of its board, for `what`, which shows each move on its cell."""
-    from gameproof.games.declaration import PASS
+    from gameproof.framework.declaration import PASS
 
     board = state.game.board
     cells = set(board.cells)

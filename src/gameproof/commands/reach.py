@@ -48,8 +48,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run_reach(args: argparse.Namespace) -> int:
     from gameproof.commands._output import proof_exit_code
-    from gameproof.games.reach import solve_reach
-    from gameproof.games.registry import load_game
+    from gameproof.framework.reach import solve_reach
+    from gameproof.framework.registry import load_game
     from gameproof.logic.harness import load_harness
 
     game = load_game(args.game)

@@ -10,8 +10,8 @@ adding the bottom row to the occupied cells gives each column's lowest empty cel
 import sys
 
 from gameproof.errors import BadInput
-from gameproof.games.bits import popcount
-from gameproof.games.declaration import DRAW, LOSS, Board, Engine, GameSpec, Notation, Parameter, Symmetry
+from gameproof.framework.bits import popcount
+from gameproof.framework.declaration import DRAW, LOSS, Board, Engine, GameSpec, Notation, Parameter, Symmetry
 
 # The standard 7×6 board; `constants` gives them for other sizes.
 WIDTH, HEIGHT = 7, 6

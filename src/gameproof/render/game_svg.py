@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gameproof.games.declaration import PASS
-from gameproof.games.state import RulesState
+from gameproof.framework.declaration import PASS
+from gameproof.framework.state import RulesState
 from gameproof.render.board_svg import CELL, PieceDrawer, board_svg, values_caption
 from gameproof.render.svg import circle, rect
 

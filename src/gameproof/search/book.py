@@ -18,7 +18,7 @@ from pathlib import Path
 
 from gameproof.answers import Value
 from gameproof.errors import BadInput
-from gameproof.games.declaration import is_ascii_number
+from gameproof.framework.declaration import is_ascii_number
 from gameproof.storage import connect_read_only
 
 _TABLES = {"meta", "positions"}

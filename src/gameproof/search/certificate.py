@@ -28,9 +28,9 @@ import numpy as np
 from gameproof.answers import Value
 from gameproof.certify.records import NO_MOVE, Goal, Header, Part, record_layout, word_bytes
 from gameproof.errors import BadInput
-from gameproof.games.derived import position
-from gameproof.games.registry import load_game
-from gameproof.games.state import RulesState
+from gameproof.framework.derived import position
+from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
 from gameproof.search import tt as ttmod
 from gameproof.search.dfpn import CONTINUE, DRAW, MOVER_WINS, Kernels, Search, bind_kernels, question_salt
 

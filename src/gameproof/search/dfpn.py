@@ -1,7 +1,7 @@
 """Depth-first proof-number search (df-pn), compiled with numba, generic over game kernels.
 
 A game takes part by offering :class:`Kernels`: numba functions over a uint64 state array ``s`` and a
-tuple of tables ``g`` (see :mod:`gameproof.games.derived`, which derives them from a game's rules). A search answers one binary
+tuple of tables ``g`` (see :mod:`gameproof.framework.derived`, which derives them from a game's rules). A search answers one binary
 question: can ``attacker`` reach a win (or, with ``draw_ok``, at least a draw) from the position?
 
 The kernel works in the phi/delta form: at every node phi is the proof number for the player to

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from gameproof.answers import Value
-from gameproof.games.protocol import GameState
+from gameproof.framework.state import GameState
 from gameproof.interrupts import RulesBroken
 from gameproof.search.dfpn import CONTINUE, DRAW, MOVER_WINS, Kernels, Options, Search, checked, counted
 

@@ -6,7 +6,7 @@ Slow (Python) and general; a game may offer a compiled perft of its own, such as
 
 from __future__ import annotations
 
-from gameproof.games.protocol import GameState
+from gameproof.framework.state import GameState
 
 
 def perft(state: GameState, depth: int) -> int:
@@ -22,10 +22,10 @@ def perft(state: GameState, depth: int) -> int:
 
 
 def fast_perft(state, depth: int, count_finished: bool = False) -> int:
-    """Perft of a declared game's position (:class:`~gameproof.games.state.RulesState`) by the numba kernel
+    """Perft of a declared game's position (:class:`~gameproof.framework.state.RulesState`) by the numba kernel
     derived from its rules: a pass is a ply; a game that ends sooner counts as a path only with
     `count_finished`. Rules that break the kernel's assumptions raise :class:`~gameproof.interrupts.RulesBroken`."""
-    from gameproof.games.derived import run_perft
+    from gameproof.framework.derived import run_perft
     from gameproof.interrupts import RulesBroken
 
     if depth == 0:

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from functools import cache
 
 from gameproof.answers import Value
-from gameproof.games.declaration import Engine
-from gameproof.games.game import Game
-from gameproof.games.state import RulesState
+from gameproof.framework.declaration import Engine
+from gameproof.framework.game import Game
+from gameproof.framework.state import RulesState
 from gameproof.interrupts import RulesBroken
 from gameproof.search import alphabeta, exact
 from gameproof.search.dfpn import Options, Search

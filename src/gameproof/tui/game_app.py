@@ -13,7 +13,7 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from gameproof.errors import BadInput
-from gameproof.games.declaration import Notation
+from gameproof.framework.declaration import Notation
 from gameproof.tui.board import Board
 from gameproof.tui.game_model import GameSession
 from gameproof.tui.game_view import Position

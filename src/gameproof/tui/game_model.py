@@ -4,7 +4,7 @@ proven values, without Textual."""
 from __future__ import annotations
 
 from gameproof.errors import BadInput
-from gameproof.games.declaration import PASS, Notation
+from gameproof.framework.declaration import PASS, Notation
 from gameproof.answers import Value
 from gameproof.tui.game_view import GameView, Position, view_of
 

@@ -1,7 +1,7 @@
 """What the game screen knows about a game beside its position: the board's cells, the players, the search.
 
-Positions are those of declared games (:class:`~gameproof.games.state.RulesState`, whose moves are bits of
-the game's :class:`~gameproof.games.declaration.Board`, or a pass); m,n,k positions
+Positions are those of declared games (:class:`~gameproof.framework.state.RulesState`, whose moves are bits of
+the game's :class:`~gameproof.framework.declaration.Board`, or a pass); m,n,k positions
 (:class:`~gameproof.games.mnk.state.MnkState`) are shown with their own summary and X, O as players.
 """
 
@@ -15,11 +15,11 @@ from typing import Any, Protocol
 import numpy as np
 
 from gameproof.answers import Variant
-from gameproof.games.declaration import PASS, Engine, Notation
-from gameproof.games.game import Game
+from gameproof.framework.declaration import PASS, Engine, Notation
+from gameproof.framework.game import Game
 from gameproof.games.mnk.state import MnkGame, MnkState
-from gameproof.games.protocol import GameState
-from gameproof.games.state import RulesState
+from gameproof.framework.state import GameState
+from gameproof.framework.state import RulesState
 from gameproof.search.dfpn import Kernels
 
 #: The most moves a position of a declared game has: one per bit of a 64-bit word (a pass comes alone).

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gameproof.games.declaration import is_ascii_number
+from gameproof.framework.declaration import is_ascii_number
 
 
 class SquareEntry:

@@ -10,7 +10,7 @@ from typing import Protocol
 
 import numpy as np
 
-from gameproof.games.declaration import Engine
+from gameproof.framework.declaration import Engine
 from gameproof.search.alphabeta import AlphaBeta
 from gameproof.search.book import Book, Entry
 from gameproof.search.dfpn import Options, Search

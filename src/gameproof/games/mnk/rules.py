@@ -21,8 +21,8 @@ from functools import partial
 
 from gameproof.answers import Variant
 from gameproof.errors import BadInput
-from gameproof.games.bits import popcount
-from gameproof.games.declaration import ALL_SYMMETRIES, DRAW, LOSS, WIN, Board, GameSpec, Parameter
+from gameproof.framework.bits import popcount
+from gameproof.framework.declaration import ALL_SYMMETRIES, DRAW, LOSS, WIN, Board, GameSpec, Parameter
 
 #: How many words a Notakto position has (the others have two). Compared with ``len(words)`` as a named
 #: constant, not a literal: compile_rules wraps literals in uint64 calls, and numba drops the branch of
@@ -96,7 +96,7 @@ def windows(free):
             + popcount(runs(free, UP_RIGHT) & START_UP_RIGHT) + popcount(runs(free, UP_LEFT) & START_UP_LEFT))
 
 
-# --- the game protocol (gameproof.games.declaration) --------------------------------------------------
+# --- the game protocol (gameproof.framework.declaration) --------------------------------------------------
 
 
 def start():

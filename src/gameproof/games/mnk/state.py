@@ -8,9 +8,9 @@ from functools import cached_property
 
 from gameproof.answers import Variant
 from gameproof.errors import BadInput
-from gameproof.games.game import Game
+from gameproof.framework.game import Game
 from gameproof.games.mnk.rules import GAMES
-from gameproof.games.state import RulesState
+from gameproof.framework.state import RulesState
 
 _SPECS = {spec.name: spec for spec in GAMES}
 _PREFIX = {Variant.NORMAL: "mnk", Variant.MISERE: "mnk-misere", Variant.NOTAKTO: "mnk-notakto"}

@@ -46,7 +46,7 @@ from gameproof.games.othello.reach_direct import (
     encode_flips,
     encode_loose,
 )
-from gameproof.games.reach import MAX_PLIES
+from gameproof.framework.reach import MAX_PLIES
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import write_dimacs
 from gameproof.logic.drat import ProofCheck, check_drat, find_drat_trim, proof_json

@@ -8,7 +8,7 @@ ended earlier; every later ply stops too).
 
 from __future__ import annotations
 
-from gameproof.games import reach
+from gameproof.framework import reach
 from gameproof.games.othello import rules
 from gameproof.games.othello.notation import PASS
 from gameproof.games.othello.reach_direct import F5

@@ -17,8 +17,8 @@ whose square (row, col) is bit ``n·row + col``, and the declaration at the end 
 import sys
 
 from gameproof.errors import BadInput
-from gameproof.games.bits import lowest_bit, popcount  # lowest_bit: for the compiled kernels (kernels.py)
-from gameproof.games.declaration import ALL_SYMMETRIES, DRAW, LOSS, ONGOING, WIN, Board, GameSpec, Parameter
+from gameproof.framework.bits import lowest_bit, popcount  # lowest_bit: for the compiled kernels (kernels.py)
+from gameproof.framework.declaration import ALL_SYMMETRIES, DRAW, LOSS, ONGOING, WIN, Board, GameSpec, Parameter
 
 M64 = 0xFFFF_FFFF_FFFF_FFFF
 N = 8  # squares along a side
@@ -172,7 +172,7 @@ def is_game_over(player, opponent):
     return (legal_moves(player, opponent) | legal_moves(opponent, player)) == 0
 
 
-# --- the game protocol (gameproof.games.declaration) ------------------------------------------------
+# --- the game protocol (gameproof.framework.declaration) ------------------------------------------------
 
 
 def start():

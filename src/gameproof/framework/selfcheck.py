@@ -21,11 +21,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from gameproof.games.declaration import (DRAW, LOSS, MAX_ESTIMATE, MAX_WORDS, ONGOING, PASS, WIN, Board, RulesError,
+from gameproof.framework.declaration import (DRAW, LOSS, MAX_ESTIMATE, MAX_WORDS, ONGOING, PASS, WIN, Board, RulesError,
                                          Symmetry)
 
 if TYPE_CHECKING:
-    from gameproof.games.game import Game
+    from gameproof.framework.game import Game
 
 #: Random games played when a game is loaded from a user's file (``--check`` plays more).
 ON_LOAD = 20

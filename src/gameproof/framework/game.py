@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from gameproof.errors import BadInput
-from gameproof.games import bits
-from gameproof.games.declaration import MAX_PLIES, Board, GameSpec, RulesError, Symmetry
-from gameproof.games.selfcheck import is_int, shown, words_problem
+from gameproof.framework import bits
+from gameproof.framework.declaration import MAX_PLIES, Board, GameSpec, RulesError, Symmetry
+from gameproof.framework.selfcheck import is_int, shown, words_problem
 from gameproof.jit import bind_rules, compile_rules
 
 #: The rule functions that generic kernels call with ``f(*words)`` (never inlined).
@@ -136,7 +136,7 @@ class Game:
 
     @property
     def _derived(self) -> tuple[Any, Any]:
-        from gameproof.games.derived import derive
+        from gameproof.framework.derived import derive
 
         shape = (self.fingerprint, len(self.symmetries))  # one rules file may declare games of other symmetries
         if shape not in _DERIVED:
@@ -214,7 +214,7 @@ class Game:
     @cached_property
     def tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The tables the derived kernels read: (key weights, info, move order)."""
-        from gameproof.games import derived
+        from gameproof.framework import derived
 
         info = np.zeros(5, dtype=np.uint64)
         info[derived.INFO_CELLS] = self.cells
@@ -242,8 +242,8 @@ class Game:
         return (min(self.symmetry_keys(words, to_move)) + to_move * self.to_move_term) % 2**64
 
     def frames(self, words: tuple[int, ...], to_move: int) -> np.ndarray:
-        """The df-pn state array of a position (see :mod:`gameproof.games.derived`)."""
-        from gameproof.games.derived import HEADER
+        """The df-pn state array of a position (see :mod:`gameproof.framework.derived`)."""
+        from gameproof.framework.derived import HEADER
 
         symmetries = len(self.symmetries)
         size = self.words + 2 + symmetries

@@ -27,7 +27,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from gameproof.games.declaration import DRAW, LOSS, ONGOING, PASS, WIN
+from gameproof.framework.declaration import DRAW, LOSS, ONGOING, PASS, WIN
 from gameproof.interrupts import Halt, stoppable
 from gameproof.jit import specialise
 from gameproof.search.dfpn import CONTINUE, DRAW as RESULT_DRAW, MOVER_LOSES, MOVER_WINS, Kernels, halt, raise_for_halt

@@ -14,7 +14,7 @@ position as a few 64-bit words, each a set of board cells (bit ``board.bit(row, 
   to move and the second the other side, that make proof-number search try promising moves first.
 
 A :class:`GameSpec` names these rules and adds what cannot be derived from them; everything else
-(numba kernels, df-pn, perft, a :class:`~gameproof.games.state.RulesState` for the CLI and TUI, SVG)
+(numba kernels, df-pn, perft, a :class:`~gameproof.framework.state.RulesState` for the CLI and TUI, SVG)
 is derived from the two.
 """
 

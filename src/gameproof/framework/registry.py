@@ -1,6 +1,6 @@
 """Games by name, from their declarations: ``connect4:7,6``, ``othello:6``, … and games from elsewhere.
 
-Built-in games are the :class:`~gameproof.games.declaration.GameSpec` objects named ``GAME`` (or listed in
+Built-in games are the :class:`~gameproof.framework.declaration.GameSpec` objects named ``GAME`` (or listed in
 ``GAMES``) in the modules of :data:`BUILTIN`. An installed package adds games through the entry-point group
 ``gameproof.games`` (each entry a GameSpec, or a module holding ``GAME``/``GAMES``), and a game can be
 loaded straight from its file: ``path/to/game.py`` or ``path/to/game.py:PARAMS``.
@@ -16,10 +16,10 @@ from pathlib import Path
 from types import ModuleType
 
 from gameproof.errors import BadInput
-from gameproof.games.declaration import GameSpec, RulesError
-from gameproof.games.game import Game
-from gameproof.games.protocol import GameState
-from gameproof.games.selfcheck import self_check, shown
+from gameproof.framework.declaration import GameSpec, RulesError
+from gameproof.framework.game import Game
+from gameproof.framework.state import GameState
+from gameproof.framework.selfcheck import self_check, shown
 from gameproof.loading import import_file
 
 BUILTIN = ("gameproof.games.connect4", "gameproof.games.othello.rules", "gameproof.games.mnk.rules")
@@ -81,7 +81,7 @@ def declared_specs() -> list[GameSpec]:
 def load_game(name: str) -> Game:
     """The game called `name` (``connect4:6,5``; the defaults when no parameters are given), or one
     declared in a file (``my_game.py`` or ``my_game.py:PARAMS``). A game that is not built in has its rules
-    self-checked first (:mod:`gameproof.games.selfcheck`)."""
+    self-checked first (:mod:`gameproof.framework.selfcheck`)."""
     game = unchecked_game(name)
     if not is_builtin(game.spec):
         self_check(game)
@@ -113,6 +113,6 @@ def known_names() -> list[str]:
 
 def start_position(name: str) -> GameState:
     """The initial position of the game called `name`."""
-    from gameproof.games.state import RulesState
+    from gameproof.framework.state import RulesState
 
     return RulesState(load_game(name.strip().lower()))

@@ -6,7 +6,7 @@ question is asked of a shorter game); a side that must pass passes for free befo
 moves cover every game of P moves, however many passes it has. The predicate is plain Python over the final words and the
 side to move, in the style of the rules; it may itself choose values with ``any_uint`` and restrict them
 with ``assume`` (the square of a move to measure, say). A witness is re-played on the concrete engine
-before it is reported: its moves on :class:`~gameproof.games.state.RulesState`, then the predicate on plain
+before it is reported: its moves on :class:`~gameproof.framework.state.RulesState`, then the predicate on plain
 ints. The words are unsigned and 64 bits wide, and their arithmetic wraps modulo 2**64 (``w - 1`` of 0 is
 2**64 - 1); what the tracer cannot follow exactly (``is``, ``str(w)``, ``w < 0``...) is refused with the
 file and line, and so is a predicate that returns None, or a plain bool while the position is symbolic. A predicate that calls the game's rule functions takes them as a keyword argument ``rules`` (bound to
@@ -26,9 +26,9 @@ from typing import Any
 
 from gameproof.answers import Status
 from gameproof.errors import BadInput
-from gameproof.games.declaration import ONGOING, PASS
-from gameproof.games.game import Game
-from gameproof.games.state import RulesState
+from gameproof.framework.declaration import ONGOING, PASS
+from gameproof.framework.game import Game
+from gameproof.framework.state import RulesState
 from gameproof.logic import Bit, Outcome, Word, any_uint, assume, check, cover, ite, replay, zext
 from gameproof.logic.circuit import FALSE, TRUE
 from gameproof.logic.drat import ProofCheck, proof_json
