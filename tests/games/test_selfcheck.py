@@ -111,29 +111,25 @@ def start():
 
 
 def legal(mine, theirs):
+    """The pieces that can move (each side moves up: the position is flipped after every move)."""
     if (theirs & ROW) != 0 or mine == 0:
         return 0
     empty = ALL & ~(mine | theirs)
     up = (empty >> COLS) & mine
     left = ((~mine & ALL) >> (COLS - 1)) & mine & NOT_LEFT
     right = ((~mine & ALL) >> (COLS + 1)) & mine & NOT_RIGHT
-    return up | (left << CELLS) | (right << (2 * CELLS))
+    return up | left | right
 
 
-def play(mine, theirs, move):
-    layer = 0
-    source = move
-    if move >> CELLS != 0:
-        layer = 1
-        source = move >> CELLS
-    if source >> CELLS != 0:
-        layer = 2
-        source = source >> CELLS
-    target = source << COLS
-    if layer == 1:
-        target = source << (COLS - 1)
-    if layer == 2:
-        target = source << (COLS + 1)
+def legal_to(mine, theirs, source):
+    empty = ALL & ~(mine | theirs)
+    up = (source << COLS) & empty
+    left = ((source & NOT_LEFT) << (COLS - 1)) & ~mine & ALL
+    right = ((source & NOT_RIGHT) << (COLS + 1)) & ~mine & ALL
+    return up | left | right
+
+
+def play(mine, theirs, source, target):
     return flip(theirs & ~target), flip((mine & ~source) | target)
 
 
@@ -146,6 +142,7 @@ GAME = GameSpec(
     rules=sys.modules[__name__],
     summary="Breakthrough, one row of pieces each",
     parameters=(Parameter("cols", 3, 2, 8), Parameter("rows", 4, 3, 8)),
+    parts=("from", "to"),
     constants=constants,
     board=lambda cols, rows: Board(rows, cols),{declared}
 )
@@ -175,6 +172,19 @@ def _one_line_error(capsys, argv: list[str], *names: str) -> str:
     return err
 
 
+def _bits(mask: int) -> list[int]:
+    return [1 << bit for bit in range(64) if mask >> bit & 1]
+
+
+def _children(rules, words: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The positions after each legal move, by plain enumeration (a move is a cell, or a cell and its target
+    where the rules have legal_to)."""
+    if not hasattr(rules, "legal_to"):
+        return [tuple(rules.play(*words, move)) for move in _bits(rules.legal(*words))]
+    return [tuple(rules.play(*words, source, target)) for source in _bits(rules.legal(*words))
+            for target in _bits(rules.legal_to(*words, source))]
+
+
 def _value(rules, words: tuple[int, ...], known: dict | None = None) -> int:
     """+1 if the side to move wins, -1 if it loses, 0 for a draw: plain minimax (games without passes)."""
     known = {} if known is None else known
@@ -183,8 +193,7 @@ def _value(rules, words: tuple[int, ...], known: dict | None = None) -> int:
         if legal == 0:
             known[words] = {WIN: 1, LOSS: -1, DRAW: 0}[rules.result(*words)]
         else:
-            known[words] = max(-_value(rules, tuple(rules.play(*words, 1 << bit)), known)
-                               for bit in range(64) if legal >> bit & 1)
+            known[words] = max(-_value(rules, child, known) for child in _children(rules, words))
     return known[words]
 
 
@@ -244,7 +253,7 @@ def test_a_declared_length_is_solved_and_counted_to_its_end(tmp_path, capsys):
     code, out, _ = _run(capsys, ["solve", f"{breakthrough}:3,4", "--json", "--quiet"])
     answer = json.loads(out)
     assert code == 0 and answer["value"] == NAMES[_value(game.rules, game.rules.start())]
-    assert any(name.startswith("@") for name in answer["moves"])  # moves that are no cell have names too
+    assert all("-" in name for name in answer["moves"])  # moves from a cell to a cell, named so
     state = RulesState(game)
     for name, value in answer["moves"].items():
         state.play(state.parse_move(name))
@@ -257,9 +266,9 @@ def test_a_declared_length_is_solved_and_counted_to_its_end(tmp_path, capsys):
 def _paths(rules, words: tuple[int, ...], depth: int, known: dict) -> int:
     """Move paths of `depth` plies from `words` (games that end sooner are not counted), by plain counting."""
     if (words, depth) not in known:
-        legal = rules.legal(*words)
-        known[words, depth] = bin(legal).count("1") if depth == 1 else sum(
-            _paths(rules, tuple(rules.play(*words, 1 << bit)), depth - 1, known) for bit in range(64) if legal >> bit & 1)
+        children = _children(rules, words)
+        known[words, depth] = len(children) if depth == 1 else sum(_paths(rules, child, depth - 1, known)
+                                                                   for child in children)
     return known[words, depth]
 
 
@@ -279,7 +288,7 @@ BROKEN_RULES = {
     "result gives an unknown code": ("def result(first, second):\n    return 7\n", "result()"),
     "result says ONGOING with no pass": ("def result(first, second):\n    return ONGOING\n", "pass_turn"),
     "start gives an int": ("def start():\n    return 0\n", "start()"),
-    "start gives five words": ("def start():\n    return 0, 0, 0, 0, 0\n", "start()"),
+    "start gives seventeen words": ("def start():\n    return (0,) * 17\n", "start()"),
     "start gives a negative word": ("def start():\n    return ~0, 0\n", "start()"),
     "estimate gives a negative count": ("def estimate(first, second):\n    return -1, 0\n", "estimate()"),
     "a pass that never ends": ("def result(first, second):\n    return ONGOING\n\n\n"
@@ -367,9 +376,8 @@ def _longest(rules, words: tuple[int, ...], known: dict | None = None) -> int:
     """The most plies a game lasts from `words` (plain search)."""
     known = {} if known is None else known
     if words not in known:
-        legal = rules.legal(*words)
-        known[words] = 0 if legal == 0 else 1 + max(_longest(rules, tuple(rules.play(*words, 1 << bit)), known)
-                                                    for bit in range(64) if legal >> bit & 1)
+        children = _children(rules, words)
+        known[words] = 1 + max(_longest(rules, child, known) for child in children) if children else 0
     return known[words]
 
 

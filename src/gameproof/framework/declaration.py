@@ -1,18 +1,26 @@
-"""What a game declares about itself, beside its rules: name, parameters, board, symmetries, notation.
+"""What a game declares about itself, beside its rules: name, parameters, board, symmetries, moves, notation.
 
 A game is one module of plain Python over ints (see ``docs/new_game.md``). Its rule functions see the
-position as a few 64-bit words, each a set of board cells (bit ``board.bit(row, col)``), and are:
+position as a few 64-bit words: layers of board cells (pieces of one kind), each layer one word, or
+:attr:`Board.words` words on a board of more than 64 cells. A move is one cell (a placement game) or
+several (``parts``: a piece's cell and its target, say), each passed to the rules as a one-bit mask.
+The rule functions are:
 
 - ``start()``: the words of the first position (the first player to move);
-- ``legal(*words)``: the legal moves of the side to move as a bitmask (bit ``i`` is move ``i``, usually
-  the cell the move is played on); 0 when the game is over or the side to move must pass;
-- ``play(*words, move)``: the words after the side to move plays the one-bit word ``move``;
+- ``legal(*words)``: the first parts of the legal moves of the side to move, as a mask of cells (for a
+  placement game, the cells it may play); 0 when the game is over or the side to move must pass;
+- ``legal_<part>(*words, *earlier)``: for each part after the first, the cells it may take after the earlier
+  parts;
+- ``play(*words, *parts)``: the words after the side to move plays the move made of `parts`;
 - ``result(*words)``: called when ``legal`` is 0: :data:`WIN`, :data:`LOSS` or :data:`DRAW` for the side
   to move, or :data:`ONGOING` when it must pass;
 - optionally ``pass_turn(*words)``: the words after the side to move passes (games with passes);
 - optionally ``estimate(*words)``: two counts (0 .. :data:`MAX_ESTIMATE`), the first favouring the side
-  to move and the second the other side, that make proof-number search try promising moves first.
+  to move and the second the other side, that make proof-number search try promising moves first;
+- optionally ``plies_left(*words)``: at least the plies the game can still last (the searches switch to
+  plain minimax near the end).
 
+With ``turn_argument``, each of them takes the side to move (0 for the first player) as a first argument.
 A :class:`GameSpec` names these rules and adds what cannot be derived from them; everything else
 (numba kernels, df-pn, perft, a :class:`~gameproof.framework.state.RulesState` for the CLI and TUI, SVG)
 is derived from the two.
@@ -29,10 +37,16 @@ from gameproof.errors import BadInput
 
 #: Values of ``result(*words)`` for the side to move.
 ONGOING, WIN, LOSS, DRAW = 0, 1, 2, 3
-#: The move number of a pass (moves 0..63 are bits of ``legal``).
+#: The move number of a pass in a game whose moves are one cell of a board of at most 64 cells (moves 0..63
+#: are bits of ``legal``); in general the pass follows the last move code (:attr:`Game.pass_move`).
 PASS = 64
 #: The most state words a game may have.
-MAX_WORDS = 4
+MAX_WORDS = 16
+#: The most parts a move may have (a queen's move and its arrow: three).
+MAX_PARTS = 3
+#: The most legal moves a position of a game whose moves have several parts may have, unless it declares
+#: ``max_moves``.
+MANY_MOVES = 4096
 #: The longest game a declaration may declare (the searches keep a frame per ply).
 MAX_PLIES = 1000
 #: The largest count ``estimate`` may give (proof numbers grow with it and must stay far from infinity).
@@ -101,9 +115,11 @@ class Notation(enum.Enum):
 
 @dataclass(frozen=True)
 class Board:
-    """A rows × cols board whose cell (row, col) is bit ``row * row_stride + col * col_stride`` of a word.
+    """A rows × cols board whose cell (row, col) is bit ``row * row_stride + col * col_stride`` of a layer.
 
-    Row 0 is drawn at the bottom and named 1; column 0 is named ``a``.
+    A layer (the pieces of one kind) is one 64-bit word, or :attr:`words` of them where a cell's bit is 64
+    or more: bit ``b`` is bit ``b % 64`` of the layer's word ``b // 64``. Row 0 is drawn at the bottom and
+    named 1; column 0 is named ``a``.
     """
 
     rows: int
@@ -114,8 +130,16 @@ class Board:
     def __post_init__(self) -> None:
         if not (1 <= self.rows <= 26 and 1 <= self.cols <= 26):
             raise BadInput(f"a board needs 1..26 rows and columns, not {self.rows}x{self.cols}")
-        if max(self.bit(r, c) for r in range(self.rows) for c in range(self.cols)) > 63:
-            raise BadInput(f"a {self.rows}x{self.cols} board does not fit in a 64-bit word")
+        if self.row_stride < 0 or self.col_stride < 1 or len(set(self.cells)) != self.rows * self.cols:
+            raise BadInput(f"a {self.rows}x{self.cols} board with strides {self.row_stride}, {self.col_stride} "
+                           "puts two cells on one bit")
+        if self.words * 64 > MAX_WORDS * 64:
+            raise BadInput(f"a {self.rows}x{self.cols} board needs more than {MAX_WORDS} words per layer")
+
+    @property
+    def words(self) -> int:
+        """The 64-bit words one layer of this board takes."""
+        return max(self.cells) // 64 + 1
 
     def bit(self, row: int, col: int) -> int:
         return row * (self.row_stride or self.cols) + col * self.col_stride
@@ -127,7 +151,12 @@ class Board:
 
     @property
     def mask(self) -> int:
+        """The board's cells as one int (bit ``b`` for the cell of bit ``b``, past 63 on a large board)."""
         return sum(1 << bit for bit in self.cells)
+
+    def word_masks(self) -> tuple[int, ...]:
+        """The board's cells as the :attr:`words` words of a layer."""
+        return split_words(self.mask, self.words)
 
     def place(self, bit: int) -> tuple[int, int]:
         """(row, col) of a cell's bit; BadInput for a bit that is no cell."""
@@ -140,15 +169,6 @@ class Board:
     def cell_name(self, bit: int) -> str:
         row, col = self.place(bit)
         return f"{chr(ord('a') + col)}{row + 1}"
-
-    def move_name(self, move: int) -> str:
-        """A move by its cell (``b3``); ``pass``; ``@N`` for a move bit N that is no cell (a game whose moves
-        are not cells, such as one with a layer of move bits per direction)."""
-        if move == PASS:
-            return "pass"
-        if move in self.cells:
-            return self.cell_name(move)
-        return f"@{move}"
 
     def parse_cell(self, text: str) -> int:
         """Bit of an ``a1``-style cell name; BadInput when it is off the board."""
@@ -184,10 +204,20 @@ class Parameter:
             raise TypeError(f"parameter {self.name!r:.30}: needs a name and whole numbers minimum <= default <= maximum")
 
 
+def split_words(value: int, count: int) -> tuple[int, ...]:
+    """A set of cells held as one int, as `count` 64-bit words (the lowest bits first)."""
+    return tuple(value >> (64 * index) & 0xFFFF_FFFF_FFFF_FFFF for index in range(count))
+
+
+def joined_words(words: tuple[int, ...]) -> int:
+    """The int of a set of cells held as words (the inverse of :func:`split_words`)."""
+    return sum(word << (64 * index) for index, word in enumerate(words))
+
+
 #: The kind of each GameSpec field that is one value, and of each item of those that are tuples.
 _FIELD_KINDS = {"name": str, "summary": str, "perspective": bool, "notation": Notation, "pieces": str,
-                "lookahead": bool, "engine": Engine}
-_FIELD_TUPLES = {"parameters": Parameter, "symmetries": Symmetry, "player_names": str, "aliases": str}
+                "lookahead": bool, "engine": Engine, "turn_argument": bool}
+_FIELD_TUPLES = {"parameters": Parameter, "player_names": str, "aliases": str, "parts": str, "joiners": str}
 
 
 @dataclass(frozen=True)
@@ -203,9 +233,16 @@ class GameSpec:
     side can win at once as lost (worth it where such wins are common and moves are cheap, as in
     Connect Four). ``engine`` is the search that ``gameproof solve`` uses unless told otherwise.
 
-    ``symmetries``: the board symmetries under which the rules are unchanged; none is assumed (identity
-    only) unless declared. ``max_plies(**parameters)``: the most plies (passes included) a game can last;
-    without it, one move per cell (and, with passes, one pass after each move and one more).
+    ``symmetries``: the board symmetries under which the rules are unchanged (a tuple, or a function of the
+    parameters giving one); none is assumed (identity only) unless declared. ``max_plies(**parameters)``:
+    the most plies (passes included) a game can last; without it, one move per cell (and, with passes, one
+    pass after each move and one more).
+
+    ``parts``: the names of a move's parts, each a cell (one part, a placement game, by default); the rules
+    give the cells of each part after the first with a function ``legal_<part>``, and ``joiners`` the text
+    between two parts in a move's name (``-`` unless declared: ``b2-c3``). ``max_moves(**parameters)``: the
+    most legal moves a position can have (by default, the board's bits for one part, :data:`MANY_MOVES`
+    for more). With ``turn_argument``, every rule function takes the side to move (0 or 1) first.
     """
 
     name: str
@@ -214,8 +251,12 @@ class GameSpec:
     parameters: tuple[Parameter, ...] = ()
     constants: Callable[..., dict[str, int]] = field(default=lambda **_: {})
     board: Callable[..., Board] = field(default=lambda **_: Board(8, 8))
-    symmetries: tuple[Symmetry, ...] = ()
+    symmetries: tuple[Symmetry, ...] | Callable[..., tuple[Symmetry, ...]] = ()
     max_plies: Callable[..., int] | None = None
+    parts: tuple[str, ...] = ("cell",)
+    joiners: tuple[str, ...] = ()
+    turn_argument: bool = False
+    max_moves: Callable[..., int] | None = None
     perspective: bool = True
     notation: Notation = Notation.CELL
     pieces: str = "XO"
@@ -239,7 +280,19 @@ class GameSpec:
             value = getattr(self, name)
             if not isinstance(value, (tuple, list)) or not all(isinstance(item, kind) for item in value):
                 raise TypeError(f"game {self.name!r}: {name} must be a tuple of {kind.__name__}, not {value!r:.60}")
-        for name in ("constants", "board", "max_plies", "move_order"):
+        if not callable(self.symmetries) and (not isinstance(self.symmetries, (tuple, list))
+                                              or not all(isinstance(s, Symmetry) for s in self.symmetries)):
+            raise TypeError(f"game {self.name!r}: symmetries must be a tuple of Symmetry or a function of the "
+                            f"parameters giving one, not {self.symmetries!r:.60}")
+        if not 1 <= len(self.parts) <= MAX_PARTS or not all(part.isidentifier() for part in self.parts):
+            raise TypeError(f"game {self.name!r}: parts must name 1..{MAX_PARTS} parts of a move, not {self.parts!r:.60}")
+        if self.joiners and len(self.joiners) != len(self.parts) - 1:
+            raise TypeError(f"game {self.name!r}: joiners must give the text between each two parts, not {self.joiners!r:.60}")
+        for later in self.parts[1:]:
+            if not callable(getattr(self.rules, f"legal_{later}", None)):
+                raise TypeError(f"game {self.name!r}: its rules module {self.rules.__name__} has no function "
+                                f"legal_{later}() for the part {later!r} of its moves")
+        for name in ("constants", "board", "max_plies", "move_order", "max_moves"):
             value = getattr(self, name)
             if not callable(value) and (value is not None or name in ("constants", "board")):
                 raise TypeError(f"game {self.name!r}: {name} must be a function of the parameters, not {value!r:.60}")

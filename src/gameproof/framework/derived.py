@@ -1,42 +1,54 @@
 """Kernels derived from a game's rules: df-pn's kernel protocol and perft, compiled once per game.
 
 The templates below are written against global names ``R_legal``, ``R_play``, … that
-:func:`derive` binds to one game's compiled rules (see :func:`gameproof.jit.specialise`). Rule
-functions take the position as separate words, so the templates hold it as a tuple and call them
-with ``R_play(*words, move)``.
+:func:`derive` binds to one game's compiled rules (see :func:`gameproof.jit.specialise`), and against
+constants of the game (``WORDS``, ``LAYER``, ``PARTS``, ``TURN``, …) on which numba prunes branches and
+unrolls loops, so that a placement game of one word runs the code it always ran. Rule functions take the
+position as separate words, so the templates hold it as a tuple and call them with ``R_play(*words, move)``
+(the side to move first where the game declares ``turn_argument``).
 
 A df-pn state is one uint64 array: ``s[0]`` the offset of the current frame, ``s[1]`` the frame size,
-``s[2]`` the number of words; then one frame per ply, each ``[words…, legal moves, side to move, key
-under each symmetry…]``. The kernels know the numbers of words and keys as constants of the game
-(``WORDS``, ``KEYS``), so that their loops unroll. Playing a move writes the next frame (its keys
+``s[2]`` the number of words; then one frame per ply, each ``[words…, first parts of the legal moves (a
+layer's words), side to move, key under each symmetry…]``. Moves are codes (:mod:`gameproof.framework.moves`):
+a placement game's are the cells, ``PASS_MOVE`` the pass. Playing a move writes the next frame (its keys
 updated from the cells that changed), taking one back steps back a frame.
 
 The kernels guard what rules with a bug could break: ``room`` tells the searches how many frames the
 state array holds past the current one (a game longer than that is a fault, never a write past the end);
-``moves`` returns a fault for a move order outside the board, ``play`` for a move that changes nothing,
-an unknown result code, or a position where no side can move but ``result`` says the game goes on; perft
-stops with the same faults. See :class:`gameproof.interrupts.Halt`.
+``moves`` returns a fault for a move order outside the board, more moves than the game declares, or a
+first part that no move continues; ``play`` for a move that changes nothing, an unknown result code, or a
+position where no side can move but ``result`` says the game goes on; perft stops with the same faults. See
+:class:`gameproof.interrupts.Halt`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
 from numba import njit
+from numba.np.unsafe.ndarray import to_fixed_tuple
 
-from gameproof.framework.declaration import DRAW, LOSS, ONGOING, PASS, WIN
+from gameproof.framework.declaration import DRAW, LOSS, ONGOING, WIN
 from gameproof.interrupts import Halt, stoppable
 from gameproof.jit import specialise
 from gameproof.search.dfpn import CONTINUE, DRAW as RESULT_DRAW, MOVER_LOSES, MOVER_WINS, Kernels, halt, raise_for_halt
 
+if TYPE_CHECKING:
+    from gameproof.framework.game import Game
+
 HEADER = 3  # s[0] frame offset, s[1] frame size, s[2] words
-UNKNOWN_RESULT, NO_MOVE, UNCHANGED, BAD_MOVE = (int(fault) for fault in (
-    Halt.UNKNOWN_RESULT, Halt.NO_MOVE, Halt.UNCHANGED, Halt.BAD_MOVE))
-# slots of the info table g[1]
-INFO_CELLS, INFO_MASK, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM, INFO_LOOKAHEAD = range(5)
+UNKNOWN_RESULT, NO_MOVE, UNCHANGED, BAD_MOVE, TOO_MANY_MOVES, DEAD_END = (int(fault) for fault in (
+    Halt.UNKNOWN_RESULT, Halt.NO_MOVE, Halt.UNCHANGED, Halt.BAD_MOVE, Halt.TOO_MANY_MOVES, Halt.DEAD_END))
+# slots of the info table g[1]: then, from INFO_MASKS on, the board's cells in each word of a layer
+INFO_CELLS, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM, INFO_LOOKAHEAD, INFO_MASKS = range(5)
+# how `remaining` bounds the plies left: the empty cells, the rules' plies_left, or not at all
+EMPTY_CELLS, PLIES_LEFT, UNBOUNDED = range(3)
+#: What `remaining` gives when nothing bounds the plies left (the searches never switch to plain minimax).
+FAR = 1 << 30
 
 if numba.config.DISABLE_JIT:  # numba's intrinsic only compiles: the kernels as plain Python (differential tests)
 
@@ -48,14 +60,23 @@ else:
 
 
 R_legal: Callable
+R_legal2: Callable  # the second part's cells, after the first (games whose moves have several parts)
+R_legal3: Callable
 R_play: Callable
 R_result: Callable
 R_pass: Callable
 R_estimate: Callable
+R_plies_left: Callable
 R_load: Callable
 WORDS: int  # words of a position
+LAYER: int  # words of a layer (of a mask of cells, and of a move's part)
+PARTS: int  # parts of a move
+BASE: int  # codes of one part: 64 per word of a layer
+PASS_MOVE: int  # the code of the pass
+TURN: bool  # whether the rules take the side to move first
 KEYS: int  # keys of a frame: one per symmetry
 HAS_PASS: bool  # whether the game has a pass_turn rule
+REMAINING: int  # EMPTY_CELLS, PLIES_LEFT or UNBOUNDED
 
 
 @njit(cache=True)
@@ -68,31 +89,9 @@ def popcount(x):
 
 
 @njit(cache=True)
-def load1(s, base):
-    return (s[base],)
-
-
-@njit(cache=True)
-def load2(s, base):
-    return (s[base], s[base + 1])
-
-
-@njit(cache=True)
-def load3(s, base):
-    return (s[base], s[base + 1], s[base + 2])
-
-
-@njit(cache=True)
-def load4(s, base):
-    return (s[base], s[base + 1], s[base + 2], s[base + 3])
-
-
-LOADERS = (load1, load2, load3, load4)
-
-
-@njit(cache=True)
-def no_pass(*words):
-    """The rules of a game without passes: never called by a game that keeps to its protocol."""
+def nothing(*words):
+    """What the kernels bind a rule function the game does not have to: never called (its calls are pruned, or
+    come only from a game that breaks its protocol)."""
     return words
 
 
@@ -101,19 +100,96 @@ def no_estimate(*words):
     return np.int64(0), np.int64(0)
 
 
+# --- the rules, called the way the game takes them -----------------------------------------------------
+
+
+def load(s, base):
+    """The `WORDS` words from ``s[base]`` on, as a tuple."""
+    if WORDS == 1:
+        return (s[base],)
+    if WORDS == 2:
+        return (s[base], s[base + 1])
+    if WORDS == 3:
+        return (s[base], s[base + 1], s[base + 2])
+    if WORDS == 4:
+        return (s[base], s[base + 1], s[base + 2], s[base + 3])
+    return to_fixed_tuple(s[base : base + WORDS], WORDS)
+
+
+def part(cell):
+    """The one-bit mask of a cell: a layer's words."""
+    if LAYER == 1:
+        return (np.uint64(1) << np.uint64(cell),)
+    words = np.zeros(LAYER, dtype=np.uint64)
+    words[cell >> 6] = np.uint64(1) << np.uint64(cell & 63)
+    return to_fixed_tuple(words, LAYER)
+
+
+def as_mask(value):
+    """A mask a rule returned, as a tuple of a layer's words."""
+    if LAYER == 1:
+        return (value,)
+    return value
+
+
+def given(to_move, arguments):
+    """The arguments of a rule function: the side to move first where the rules take it."""
+    if TURN:
+        return (np.uint64(to_move),) + arguments
+    return arguments
+
+
+def first_parts(to_move, words):
+    return as_mask(R_legal(*given(to_move, words)))
+
+
+def second_parts(to_move, words, first):
+    """The cells of the second part of a move whose first part is the cell `first`."""
+    return as_mask(R_legal2(*given(to_move, words + part(first))))
+
+
+def third_parts(to_move, words, first, second):
+    """The cells of the third part of a move whose first parts are the cells `first` and `second`."""
+    return as_mask(R_legal3(*given(to_move, words + part(first) + part(second))))
+
+
+def played(to_move, words, move):
+    """The position after the move of code `move` (not the pass)."""
+    if PARTS == 1:
+        return R_play(*given(to_move, words + part(move)))
+    if PARTS == 2:
+        return R_play(*given(to_move, words + part(move // BASE) + part(move % BASE)))
+    return R_play(*given(to_move, words + part(move // (BASE * BASE)) + part(move // BASE % BASE) + part(move % BASE)))
+
+
+def any_set(mask):
+    found = False
+    for w in range(LAYER):
+        if mask[w] != np.uint64(0):
+            found = True
+    return found
+
+
 # --- the df-pn kernel protocol (see gameproof.search.dfpn.Kernels) ------------------------------------
 
 
 def mover(s):
-    return np.int64(s[np.int64(s[0]) + WORDS + 1])
+    return np.int64(s[np.int64(s[0]) + WORDS + LAYER])
 
 
 def remaining(s, g):
     base = np.int64(s[0])
-    occupied = np.uint64(0)
-    for i in range(WORDS):
-        occupied |= s[base + i]
-    return np.int64(g[1][INFO_CELLS]) - popcount(occupied & g[1][INFO_MASK])
+    if REMAINING == UNBOUNDED:
+        return np.int64(FAR)
+    if REMAINING == PLIES_LEFT:
+        return np.int64(R_plies_left(*given(s[base + WORDS + LAYER], load(s, base))))
+    filled = np.int64(0)
+    for w in range(LAYER):
+        occupied = np.uint64(0)
+        for i in range(w, WORDS, LAYER):
+            occupied |= s[base + i]
+        filled += popcount(occupied & g[1][INFO_MASKS + w])
+    return np.int64(g[1][INFO_CELLS]) - filled
 
 
 def room(s):
@@ -121,51 +197,107 @@ def room(s):
 
 
 def moves(s, g, out):
-    legal = s[np.int64(s[0]) + WORDS]
-    if legal == np.uint64(0):
-        out[0] = PASS
+    base = np.int64(s[0])
+    legal = base + WORDS  # the first parts' mask, in the frame
+    empty = True
+    for w in range(LAYER):
+        if s[legal + w] != np.uint64(0):
+            empty = False
+    if empty:
+        out[0] = PASS_MOVE
         return 1
+    words = load(s, base)  # read by games whose moves have several parts only
+    to_move = np.int64(s[base + WORDS + LAYER])
     order = g[2]
     n = 0
     if order.size > 0:
-        for i in range(min(order.size, out.size)):
-            if np.uint64(order[i]) >= np.uint64(64):
+        for i in range(order.size):
+            cell = order[i]
+            if np.uint64(cell) >= np.uint64(BASE):
                 return -BAD_MOVE
-            if (legal >> np.uint64(order[i])) & np.uint64(1):
-                out[n] = order[i]
-                n += 1
+            if (s[legal + (cell >> 6)] >> np.uint64(cell & 63)) & np.uint64(1):
+                n = continued(to_move, words, cell, out, n)
+                if n < 0:
+                    return n
     else:
-        while legal != np.uint64(0):
-            out[n] = trailing_zeros(legal)
-            legal &= legal - np.uint64(1)
-            n += 1
+        for w in range(LAYER):
+            cells = s[legal + w]
+            while cells != np.uint64(0):
+                n = continued(to_move, words, 64 * w + trailing_zeros(cells), out, n)
+                if n < 0:
+                    return n
+                cells &= cells - np.uint64(1)
     return n
+
+
+def continued(to_move, words, first, out, n):
+    """Writes the codes of the moves whose first part is the cell `first` to ``out[n:]``; the new count, or
+    minus a fault."""
+    if PARTS == 1:
+        if n >= out.size:
+            return -TOO_MANY_MOVES
+        out[n] = first
+        return n + 1
+    seconds = second_parts(to_move, words, first)
+    if not any_set(seconds):
+        return -DEAD_END
+    for w in range(LAYER):
+        cells = seconds[w]
+        while cells != np.uint64(0):
+            second = 64 * w + trailing_zeros(cells)
+            cells &= cells - np.uint64(1)
+            if PARTS == 2:
+                if n >= out.size:
+                    return -TOO_MANY_MOVES
+                out[n] = first * BASE + second
+                n += 1
+            else:
+                thirds = third_parts(to_move, words, first, second)
+                if not any_set(thirds):
+                    return -DEAD_END
+                for v in range(LAYER):
+                    lasts = thirds[v]
+                    while lasts != np.uint64(0):
+                        if n >= out.size:
+                            return -TOO_MANY_MOVES
+                        out[n] = (first * BASE + second) * BASE + 64 * v + trailing_zeros(lasts)
+                        lasts &= lasts - np.uint64(1)
+                        n += 1
+    return n
+
+
+def swapped(a, to_move):
+    """The word of a perspective game's position (mover's layer first) that holds absolute word `a`."""
+    if to_move == 0 or a >= 2 * LAYER:
+        return a
+    return (a + LAYER) % (2 * LAYER)
 
 
 def play(s, g, move):
     base, size = np.int64(s[0]), np.int64(s[1])
     following = base + size
-    words = R_load(s, base)
-    to_move = np.int64(s[base + WORDS + 1])
-    if move == PASS:
-        child = R_pass(*words)
+    words = load(s, base)
+    to_move = np.int64(s[base + WORDS + LAYER])
+    if move == PASS_MOVE:
+        child = R_pass(*given(to_move, words))
     else:
-        child = R_play(*words, np.uint64(1) << np.uint64(move))
+        child = played(to_move, words, move)
     for i in range(WORDS):
         s[following + i] = child[i]
-    legal = R_legal(*child)
-    s[following + WORDS] = legal
-    s[following + WORDS + 1] = np.uint64(1 - to_move)
+    legal = first_parts(1 - to_move, child)
+    for w in range(LAYER):
+        s[following + WORDS + w] = legal[w]
+    s[following + WORDS + LAYER] = np.uint64(1 - to_move)
     s[0] = np.uint64(following)
     weights, info = g[0], g[1]
-    keys = WORDS + 2
+    keys = WORDS + LAYER + 1
     for k in range(KEYS):
         s[following + keys + k] = s[base + keys + k]
     perspective = info[INFO_PERSPECTIVE] != np.uint64(0)
     for a in range(WORDS):  # the words read back from the frames: a tuple indexed at run time is slow
         before, after = s[base + a], s[following + a]
-        if perspective and a < 2:
-            before, after = s[base + (a ^ to_move)], s[following + (a ^ (1 - to_move))]
+        if perspective:
+            before, after = s[base + swapped(a, to_move)], s[following + swapped(a, 1 - to_move)]
         added, removed = after & ~before, before & ~after
         while added != np.uint64(0):
             bit = trailing_zeros(added)
@@ -177,13 +309,13 @@ def play(s, g, move):
             removed &= removed - np.uint64(1)
             for k in range(KEYS):
                 s[following + keys + k] -= weights[k, a, bit]
-    if legal != np.uint64(0):  # the guards at the end: a return before the frame is written costs 20% of the speed
-        if child == words and move != PASS:
+    if any_set(legal):  # the guards at the end: a return before the frame is written costs 20% of the speed
+        if child == words and move != PASS_MOVE:
             return UNCHANGED
-        if info[INFO_LOOKAHEAD] != np.uint64(0) and wins_at_once(child, legal):
+        if info[INFO_LOOKAHEAD] != np.uint64(0) and wins_at_once(1 - to_move, child, legal):
             return MOVER_LOSES
         return CONTINUE
-    outcome = R_result(*child)  # for the side to move next
+    outcome = R_result(*given(1 - to_move, child))  # for the side to move next
     if outcome == WIN:
         return MOVER_LOSES
     if outcome == LOSS:
@@ -192,19 +324,21 @@ def play(s, g, move):
         return RESULT_DRAW
     if outcome != ONGOING:
         return UNKNOWN_RESULT
-    if not HAS_PASS or move == PASS:
+    if not HAS_PASS or move == PASS_MOVE:
         return NO_MOVE  # the side to move can neither move nor pass, or both sides pass
     return CONTINUE
 
 
-def wins_at_once(words, legal):
-    """Whether the side to move has a move that ends the game in its favour."""
-    while legal != np.uint64(0):
-        move = legal & (np.uint64(0) - legal)
-        legal ^= move
-        after = R_play(*words, move)
-        if R_legal(*after) == np.uint64(0) and R_result(*after) == LOSS:
-            return True
+def wins_at_once(to_move, words, legal):
+    """Whether `to_move`, to move in a placement game, has a move that ends the game in its favour."""
+    for w in range(LAYER):
+        cells = legal[w]
+        while cells != np.uint64(0):
+            cell = 64 * w + trailing_zeros(cells)
+            cells &= cells - np.uint64(1)
+            after = played(to_move, words, cell)
+            if not any_set(first_parts(1 - to_move, after)) and R_result(*given(1 - to_move, after)) == LOSS:
+                return True
     return False
 
 
@@ -213,7 +347,7 @@ def undo(s, g, move):
 
 
 def key(s, g):
-    first = np.int64(s[0]) + WORDS + 2
+    first = np.int64(s[0]) + WORDS + LAYER + 1
     best = s[first]
     for k in range(1, KEYS):
         if s[first + k] < best:
@@ -223,83 +357,126 @@ def key(s, g):
 
 def estimate(s, g, attacker):
     base = np.int64(s[0])
-    for_mover, for_other = R_estimate(*R_load(s, base))
-    if np.int64(s[base + WORDS + 1]) == attacker:
+    to_move = np.int64(s[base + WORDS + LAYER])
+    for_mover, for_other = R_estimate(*given(to_move, load(s, base)))
+    if to_move == attacker:
         return np.int64(for_other), np.int64(for_mover)
     return np.int64(for_mover), np.int64(for_other)
 
 
-def position(s: np.ndarray) -> tuple[tuple[int, ...], int]:
-    """The words and the side to move of a df-pn state's current frame, as Python ints."""
+def position(s: np.ndarray, layer_words: int) -> tuple[tuple[int, ...], int]:
+    """The words and the side to move of a df-pn state's current frame, as Python ints (`layer_words`: the
+    words of a layer of the game's board)."""
     base, count = int(s[0]), int(s[2])
-    frame = s[base : base + count + 2].tolist()
-    return tuple(frame[:count]), frame[count + 1]
+    frame = s[base : base + count + layer_words + 1].tolist()
+    return tuple(frame[:count]), frame[count + layer_words]
 
 
 # --- perft ---------------------------------------------------------------------------------------------
 
 
-def perft(words, depth, count_finished, pass_is_ply, status):
+def perft(words, to_move, depth, count_finished, pass_is_ply, status, buffer):
     """Move paths of `depth` plies (see :mod:`gameproof.games.othello.perft` for the conventions); 0 once
-    ``status[0]`` holds a reason to stop (a signal, or a fault this writes with the depth left)."""
-    legal = R_legal(*words)
-    if legal == np.uint64(0):
-        outcome = R_result(*words)
+    ``status[0]`` holds a reason to stop (a signal, or a fault this writes with the depth left). ``buffer``
+    holds the moves of each depth of a game whose moves have several parts."""
+    legal = first_parts(to_move, words)
+    if not any_set(legal):
+        outcome = R_result(*given(to_move, words))
         if outcome != ONGOING:
             if np.uint64(outcome) > np.uint64(DRAW):
                 halt(status, 0, UNKNOWN_RESULT, depth)
             return np.uint64(1) if count_finished else np.uint64(0)
-        passed = R_pass(*words)
-        if not HAS_PASS or (R_legal(*passed) == np.uint64(0) and R_result(*passed) == ONGOING):
+        passed = R_pass(*given(to_move, words))
+        if not HAS_PASS or (not any_set(first_parts(1 - to_move, passed))
+                            and R_result(*given(1 - to_move, passed)) == ONGOING):
             halt(status, 0, NO_MOVE, depth)
             return np.uint64(0)
         if not pass_is_ply:
-            return perft(passed, depth, count_finished, pass_is_ply, status)
+            return perft(passed, 1 - to_move, depth, count_finished, pass_is_ply, status, buffer)
         if depth == 1:
             return np.uint64(1)
-        return perft(passed, depth - 1, count_finished, pass_is_ply, status)
+        return perft(passed, 1 - to_move, depth - 1, count_finished, pass_is_ply, status, buffer)
+    if PARTS == 1:  # a placement game: the last ply counted without a call (most of the work)
+        if depth == 1:
+            count = np.int64(0)
+            for w in range(LAYER):
+                count += popcount(legal[w])
+            return np.uint64(count)
+        total = np.uint64(0)
+        for w in range(LAYER):
+            cells = legal[w]
+            while cells != np.uint64(0) and status[0] == 0:
+                cell = 64 * w + trailing_zeros(cells)
+                cells &= cells - np.uint64(1)
+                child = played(to_move, words, cell)
+                if child == words:
+                    halt(status, 0, UNCHANGED, depth - 1)
+                replies = first_parts(1 - to_move, child)
+                if LAYER == 1 and depth == 2 and replies[0] != np.uint64(0):
+                    total += np.uint64(popcount(replies[0]))
+                else:
+                    total += perft(child, 1 - to_move, depth - 1, count_finished, pass_is_ply, status, buffer)
+        return total
+    out = buffer[depth]
+    n = np.int64(0)
+    for w in range(LAYER):
+        cells = legal[w]
+        while cells != np.uint64(0) and n >= 0:
+            n = continued(to_move, words, 64 * w + trailing_zeros(cells), out, n)
+            cells &= cells - np.uint64(1)
+    if n < 0:
+        halt(status, 0, -n, depth)
+        return np.uint64(0)
     if depth == 1:
-        return np.uint64(popcount(legal))
+        return np.uint64(n)
     total = np.uint64(0)
-    while legal != np.uint64(0) and status[0] == 0:
-        move = legal & (np.uint64(0) - legal)
-        legal ^= move
-        child = R_play(*words, move)
+    for i in range(n):
+        if status[0] != 0:
+            break
+        child = played(to_move, words, out[i])
         if child == words:
             halt(status, 0, UNCHANGED, depth - 1)
-        replies = R_legal(*child)
-        if depth == 2 and replies != np.uint64(0):  # the last ply counted here, without a call: most of the work
-            total += np.uint64(popcount(replies))
-        else:
-            total += perft(child, depth - 1, count_finished, pass_is_ply, status)
+        total += perft(child, 1 - to_move, depth - 1, count_finished, pass_is_ply, status, buffer)
     return total
 
 
-def run_perft(kernel: Callable, words: tuple[int, ...], depth: int, count_finished: bool, pass_is_ply: bool) -> int:
-    """`kernel` (a game's :func:`perft`) from the position `words`, stoppable by a signal; a fault raises
-    :class:`~gameproof.interrupts.RulesBroken` at the depth (plies from the position) it was found."""
+def run_perft(game: Game, words: tuple[int, ...], to_move: int, depth: int, count_finished: bool,
+              pass_is_ply: bool) -> int:
+    """The perft kernel of `game` from the position `words` (`to_move` to play), stoppable by a signal; a fault
+    raises :class:`~gameproof.interrupts.RulesBroken` at the depth (plies from the position) it was found."""
     status = np.zeros(2, dtype=np.int64)
+    buffer = np.zeros((depth + 1, 1 if game.is_placement else game.max_moves), dtype=np.int64)
     with stoppable(status, 0):
-        paths = int(kernel(tuple(np.uint64(word) for word in words), np.int64(depth), count_finished, pass_is_ply,
-                           status))
+        paths = int(game.perft_kernel(tuple(np.uint64(word) for word in words), np.int64(to_move), np.int64(depth),
+                                      count_finished, pass_is_ply, status, buffer))
     status[1] = depth - status[1]  # plies from the position, where the kernel wrote the plies left
     raise_for_halt(status, 0, depth)
     return paths
 
 
-def derive(compiled: SimpleNamespace, words: int, symmetries: int, fingerprint: str) -> tuple[Kernels, Callable]:
-    """df-pn kernels and a perft kernel for one game's compiled rules (`words` state words, a key for
-    each of `symmetries` symmetries in a frame)."""
+def derive(game: Game) -> tuple[Kernels, Callable]:
+    """df-pn kernels and a perft kernel for one game's compiled rules."""
     from gameproof.search import dfpn
 
+    compiled = game.compiled
+    later = [getattr(compiled, f"legal_{name}") for name in game.spec.parts[1:]]
+    if game.is_placement:
+        remaining_by = EMPTY_CELLS
+    else:
+        remaining_by = PLIES_LEFT if game.has_plies_left else UNBOUNDED
     bindings = {
-        "R_legal": compiled.legal, "R_play": compiled.play, "R_result": compiled.result,
-        "R_pass": getattr(compiled, "pass_turn", no_pass), "R_estimate": getattr(compiled, "estimate", no_estimate),
-        "R_load": LOADERS[words - 1], "WORDS": words, "KEYS": symmetries, "HAS_PASS": hasattr(compiled, "pass_turn"),
+        "R_legal": compiled.legal, "R_legal2": later[0] if later else nothing,
+        "R_legal3": later[1] if len(later) > 1 else nothing, "R_play": compiled.play, "R_result": compiled.result,
+        "R_pass": getattr(compiled, "pass_turn", nothing), "R_estimate": getattr(compiled, "estimate", no_estimate),
+        "R_plies_left": getattr(compiled, "plies_left", nothing),
+        "WORDS": game.words, "LAYER": game.layer_words, "PARTS": game.codes.parts, "BASE": game.codes.base,
+        "PASS_MOVE": game.pass_move, "TURN": game.spec.turn_argument, "KEYS": len(game.symmetries),
+        "HAS_PASS": game.has_passes, "REMAINING": remaining_by,
     }
-    made = specialise((mover, remaining, moves, play, wins_at_once, undo, key, estimate, room, perft), bindings,
-                      depends_on=[dfpn], fingerprint=fingerprint)
+    templates = (load, part, as_mask, given, first_parts, second_parts, third_parts, played, any_set, mover, remaining, room, moves,
+                 continued, swapped, play, wins_at_once, undo, key, estimate, perft)
+    made = specialise(templates, bindings, depends_on=[dfpn], fingerprint=game.fingerprint)
     for function in vars(made).values():
-        function.gameproof_fingerprint = fingerprint
+        function.gameproof_fingerprint = game.fingerprint
     kernels = Kernels(made.mover, made.remaining, made.moves, made.play, made.undo, made.key, made.estimate, made.room)
     return kernels, made.perft

@@ -14,12 +14,14 @@ import numpy as np
 
 from gameproof.errors import BadInput
 from gameproof.framework import bits
-from gameproof.framework.declaration import MAX_PLIES, Board, GameSpec, RulesError, Symmetry
+from gameproof.framework.declaration import MANY_MOVES, MAX_PLIES, Board, GameSpec, RulesError, Symmetry, joined_words
+from gameproof.framework.moves import MoveCodes, MoveNames, RuleArguments, joiners_of, mapped_move
 from gameproof.framework.selfcheck import is_int, shown, words_problem
 from gameproof.jit import bind_rules, compile_rules
 
-#: The rule functions that generic kernels call with ``f(*words)`` (never inlined).
-ENTRY_POINTS = ("start", "legal", "play", "result", "pass_turn", "estimate")
+#: The rule functions that generic kernels call with ``f(*words)`` (never inlined), besides a ``legal_<part>``
+#: for each part of a move after the first.
+ENTRY_POINTS = ("start", "legal", "play", "result", "pass_turn", "estimate", "plies_left")
 #: Derived kernels by fingerprint and number of symmetries, so that equal games built apart (two
 #: ``MnkGame(3, 3, 3)``) compile once.
 _DERIVED: dict[tuple[str, int], tuple[Any, Any]] = {}
@@ -43,12 +45,22 @@ class Game:
         self.board: Board = self._declared("board", spec.board)
         if not isinstance(self.board, Board):
             raise RulesError(f"{self.name}: board() must return a Board, not {shown(self.board)}")
+        self.layer_words = self.board.words
         self.words = len(self._start())
-        if spec.perspective and self.words < 2:
-            raise RulesError(f"{self.name}: a perspective game needs at least two words (the two sides' pieces)")
-        if len(spec.pieces) < self.words:
-            raise RulesError(f"{self.name}: pieces must give a character for each of the {self.words} words, "
+        if self.words % self.layer_words:
+            raise RulesError(f"{self.name}: start() gives {self.words} words, but a layer of the {self.board.rows}x"
+                             f"{self.board.cols} board takes {self.layer_words}: a position is layers of cells")
+        self.layers = self.words // self.layer_words
+        if spec.perspective and self.layers < 2:
+            raise RulesError(f"{self.name}: a perspective game needs at least two layers (the two sides' pieces)")
+        if len(spec.pieces) < self.layers:
+            raise RulesError(f"{self.name}: pieces must give a character for each of the {self.layers} layers, "
                              f"not {spec.pieces!r}")
+        if spec.lookahead and len(spec.parts) > 1:
+            raise RulesError(f"{self.name}: lookahead is for games whose moves are one cell")
+        self.codes = MoveCodes(len(spec.parts), 64 * self.layer_words)
+        self.arguments = RuleArguments(self.layer_words, spec.turn_argument)
+        self.names = MoveNames(self.codes, self.board, joiners_of(len(spec.parts), spec.joiners))
 
     def _declared(self, function: str, declared: Callable[..., Any]) -> Any:
         """What the declaration's `function` gives for this parameter set (RulesError, one line, if it raises)."""
@@ -87,6 +99,43 @@ class Game:
     def cells(self) -> int:
         return self.board.rows * self.board.cols
 
+    @property
+    def pass_move(self) -> int:
+        """The code of the pass: the code after the last move's (64 for a placement game of one word)."""
+        return self.codes.pass_move
+
+    @property
+    def is_placement(self) -> bool:
+        """Whether a move is one cell."""
+        return self.codes.parts == 1
+
+    @property
+    def has_plies_left(self) -> bool:
+        return callable(getattr(self.spec.rules, "plies_left", None))
+
+    @cached_property
+    def max_moves(self) -> int:
+        """The most legal moves a position has: the declared ``max_moves``, else a layer's bits for a placement
+        game and :data:`MANY_MOVES` for others (a position with more is a fault)."""
+        if self.spec.max_moves is None:
+            return self.codes.base if self.is_placement else MANY_MOVES
+        declared = self._declared("max_moves", self.spec.max_moves)
+        if not is_int(declared) or not 1 <= declared <= 1 << 20:
+            raise RulesError(f"{self.name}: max_moves() must give a number of moves 1..{1 << 20}, not {shown(declared)}")
+        return declared
+
+    def move_name(self, move: int) -> str:
+        """A move's name by its cells (``c4``, ``b2-c3``), ``pass``, or ``@N`` for a code that names no cells."""
+        return self.names.name(move)
+
+    def parse_move(self, text: str) -> int:
+        """The code of a move's name (BadInput when it names no move of this board)."""
+        return self.names.parse(text)
+
+    def map_move(self, move: int, symmetry: Symmetry) -> int:
+        """The code of `move` under `symmetry`."""
+        return mapped_move(self.codes, self.board.permutation(symmetry), move)
+
     @cached_property
     def max_plies(self) -> int:
         """The most plies (passes included) a game lasts: the declared ``max_plies``, else one move per cell (with
@@ -123,7 +172,8 @@ class Game:
     @cached_property
     def compiled(self) -> SimpleNamespace:
         """The rule functions compiled with numba over uint64."""
-        return compile_rules(self.spec.rules, self.constants, entry_points=ENTRY_POINTS)
+        later = tuple(f"legal_{part}" for part in self.spec.parts[1:])
+        return compile_rules(self.spec.rules, self.constants, entry_points=ENTRY_POINTS + later)
 
     @cached_property
     def fingerprint(self) -> str:
@@ -131,7 +181,8 @@ class Game:
         digest = hashlib.sha256(Path(inspect.getfile(self.spec.rules)).read_bytes())
         digest.update(Path(inspect.getfile(bits)).read_bytes())
         digest.update(repr(sorted(self.constants.items())).encode())
-        digest.update(repr((self.words, self.spec.perspective, self.has_passes)).encode())
+        digest.update(repr((self.words, self.spec.perspective, self.has_passes, self.spec.parts, self.layer_words,
+                            self.spec.turn_argument, self.has_plies_left)).encode())
         return digest.hexdigest()[:16]
 
     @property
@@ -140,7 +191,7 @@ class Game:
 
         shape = (self.fingerprint, len(self.symmetries))  # one rules file may declare games of other symmetries
         if shape not in _DERIVED:
-            _DERIVED[shape] = derive(self.compiled, self.words, len(self.symmetries), self.fingerprint)
+            _DERIVED[shape] = derive(self)
         return _DERIVED[shape]
 
     @property
@@ -157,58 +208,66 @@ class Game:
     @cached_property
     def symmetries(self) -> list[Symmetry]:
         """The declared symmetries that this board has (identity first)."""
+        declared = self.spec.symmetries
+        if callable(declared):
+            declared = self._declared("symmetries", declared)
+            if not isinstance(declared, (tuple, list)) or not all(isinstance(s, Symmetry) for s in declared):
+                raise RulesError(f"{self.name}: symmetries() must give a tuple of Symmetry, not {shown(declared)}")
         square = self.board.rows == self.board.cols
-        chosen = [s for s in self.spec.symmetries if s is not Symmetry.IDENTITY and (square or not s.needs_square)]
+        chosen = [s for s in dict.fromkeys(declared) if s is not Symmetry.IDENTITY and (square or not s.needs_square)]
         return [Symmetry.IDENTITY, *chosen]
 
     @property
     def exact_keys(self) -> bool:
         """Whether keys are exact codes of the position (else 64-bit hashes)."""
-        return (self.words + 1) ** self.cells * 2 <= 2**64
+        return (self.layers + 1) ** self.cells * 2 <= 2**64
 
     @property
     def max_positions(self) -> int | None:
-        """How many boards exact keys tell apart, (words + 1) ** cells (the side to move at most doubles it),
+        """How many boards exact keys tell apart, (layers + 1) ** cells (the side to move at most doubles it),
         or None when keys are hashes: a search's table need not be much larger."""
-        return (self.words + 1) ** self.cells if self.exact_keys else None
+        return (self.layers + 1) ** self.cells if self.exact_keys else None
 
     @cached_property
     def key_weights(self) -> np.ndarray:
         """uint64[symmetry, word, bit]: a position's key under a symmetry is the sum of its pieces' weights.
 
-        Exact codes where they fit (base words + 1: a cell is empty or holds one word's piece), else random
-        64-bit weights whose sums wrap. Words are absolute here (the first player's pieces first)."""
+        Exact codes where they fit (base layers + 1: a cell is empty or holds one layer's piece), else random
+        64-bit weights whose sums wrap. Words are absolute here (the first player's pieces first); word
+        ``layer * layer_words + w`` holds the layer's cells of bits ``64 * w ..``."""
         cells = self.board.cells
-        base = self.words + 1
+        base = self.layers + 1
         if self.exact_keys:
-            table = [[(a + 1) * base**index for a in range(self.words)] for index in range(len(cells))]
+            table = [[(layer + 1) * base**index for layer in range(self.layers)] for index in range(len(cells))]
         else:
             rng = np.random.default_rng(0x67616D65)
-            table = rng.integers(0, 2**64 - 1, size=(len(cells), self.words), dtype=np.uint64, endpoint=True).tolist()
+            table = rng.integers(0, 2**64 - 1, size=(len(cells), self.layers), dtype=np.uint64, endpoint=True).tolist()
         index_of = {bit: index for index, bit in enumerate(cells)}
         weights = np.zeros((len(self.symmetries), self.words, 64), dtype=np.uint64)
         for s, symmetry in enumerate(self.symmetries):
             for bit, image in self.board.permutation(symmetry).items():
-                for a in range(self.words):
-                    weights[s, a, bit] = np.uint64(table[index_of[image]][a])
+                for layer in range(self.layers):
+                    weights[s, layer * self.layer_words + bit // 64, bit % 64] = np.uint64(table[index_of[image]][layer])
         return weights
 
     @cached_property
     def to_move_term(self) -> int:
         """Added to the key when the second player is to move."""
         if self.exact_keys:
-            return (self.words + 1) ** self.cells
+            return (self.layers + 1) ** self.cells
         return 0x9E37_79B9_7F4A_7C15
 
     @cached_property
     def move_order(self) -> np.ndarray:
-        """The declared order of moves to try (empty: lowest bit first), checked to be distinct moves 0..63."""
+        """The declared order of the cells to try first parts on (empty: lowest bit first), checked to be
+        distinct bits of a layer."""
         if self.spec.move_order is None:
             return np.zeros(0, dtype=np.int64)
         order = self._declared("move_order", self.spec.move_order)
-        if (not isinstance(order, (list, tuple)) or not all(is_int(m) and 0 <= m < 64 for m in order)
+        base = self.codes.base
+        if (not isinstance(order, (list, tuple)) or not all(is_int(m) and 0 <= m < base for m in order)
                 or len(set(order)) != len(order)):
-            raise RulesError(f"{self.name}: move_order() must give distinct moves 0..63, not {shown(order)}")
+            raise RulesError(f"{self.name}: move_order() must give distinct cells 0..{base - 1}, not {shown(order)}")
         return np.array(order, dtype=np.int64)
 
     @cached_property
@@ -216,19 +275,25 @@ class Game:
         """The tables the derived kernels read: (key weights, info, move order)."""
         from gameproof.framework import derived
 
-        info = np.zeros(5, dtype=np.uint64)
+        info = np.zeros(derived.INFO_MASKS + self.layer_words, dtype=np.uint64)
         info[derived.INFO_CELLS] = self.cells
-        info[derived.INFO_MASK] = self.board.mask
         info[derived.INFO_PERSPECTIVE] = self.spec.perspective
         info[derived.INFO_TO_MOVE_TERM] = self.to_move_term
         info[derived.INFO_LOOKAHEAD] = self.spec.lookahead
+        info[derived.INFO_MASKS:] = self.board.word_masks()
         return self.key_weights, info, self.move_order
 
     def absolute(self, words: tuple[int, ...], to_move: int) -> tuple[int, ...]:
-        """The words with the first player's pieces first (perspective games keep the mover's first)."""
+        """The words with the first player's pieces first (perspective games keep the mover's layer first)."""
         if self.spec.perspective and to_move == 1:
-            return (words[1], words[0], *words[2:])
+            width = self.layer_words
+            return (*words[width : 2 * width], *words[:width], *words[2 * width :])
         return tuple(words)
+
+    def layer_sets(self, words: tuple[int, ...]) -> list[int]:
+        """Each layer of a position as one int of cells."""
+        width = self.layer_words
+        return [joined_words(words[layer * width : (layer + 1) * width]) for layer in range(self.layers)]
 
     def symmetry_keys(self, words: tuple[int, ...], to_move: int) -> list[int]:
         """The position's key under each symmetry (before the side to move is added)."""
@@ -245,12 +310,13 @@ class Game:
         """The df-pn state array of a position (see :mod:`gameproof.framework.derived`)."""
         from gameproof.framework.derived import HEADER
 
-        symmetries = len(self.symmetries)
-        size = self.words + 2 + symmetries
+        symmetries, width = len(self.symmetries), self.layer_words
+        size = self.words + width + 1 + symmetries
         s = np.zeros(HEADER + (self.max_plies + 2) * size, dtype=np.uint64)
         s[0], s[1], s[2] = HEADER, size, self.words
         s[HEADER : HEADER + self.words] = words
-        s[HEADER + self.words] = self.rules.legal(*words)
-        s[HEADER + self.words + 1] = to_move
-        s[HEADER + self.words + 2 : HEADER + size] = self.symmetry_keys(words, to_move)
+        legal = self.rules.legal(*self.arguments.of(words, to_move))
+        s[HEADER + self.words : HEADER + self.words + width] = legal if width == 1 else tuple(legal)
+        s[HEADER + self.words + width] = to_move
+        s[HEADER + self.words + width + 1 : HEADER + size] = self.symmetry_keys(words, to_move)
         return s

@@ -1,8 +1,8 @@
 """Reachability by SAT for any declared game: is a position satisfying a predicate reachable within P plies?
 
 The game's own rule functions run on symbolic words (:mod:`gameproof.logic`, with ``@natural`` control
-flow), P moves deep: each ply reads a free choice (a move 0..63, or "stop": the game ended earlier or the
-question is asked of a shorter game); a side that must pass passes for free before the ply's move, so P
+flow), P moves deep: each ply reads a free choice of each part of its move (a cell, or for the first part
+"stop": the game ended earlier or the question is asked of a shorter game); a side that must pass passes for free before the ply's move, so P
 moves cover every game of P moves, however many passes it has. The predicate is plain Python over the final words and the
 side to move, in the style of the rules; it may itself choose values with ``any_uint`` and restrict them
 with ``assume`` (the square of a move to measure, say). A witness is re-played on the concrete engine
@@ -26,7 +26,7 @@ from typing import Any
 
 from gameproof.answers import Status
 from gameproof.errors import BadInput
-from gameproof.framework.declaration import ONGOING, PASS
+from gameproof.framework.declaration import ONGOING, split_words
 from gameproof.framework.game import Game
 from gameproof.framework.state import RulesState
 from gameproof.logic import Bit, Outcome, Word, any_uint, assume, check, cover, ite, replay, zext
@@ -34,7 +34,6 @@ from gameproof.logic.circuit import FALSE, TRUE
 from gameproof.logic.drat import ProofCheck, proof_json
 from gameproof.logic.untraceable import Untraceable, function_site
 
-STOP = 64  # the choice that ends the game here (moves are 0..63)
 #: The most moves a reach question may ask about (here and in `othello reach`): each is a copy of the rules.
 MAX_PLIES = 200
 Predicate = Callable[..., Any]
@@ -118,41 +117,92 @@ def _condition(predicate: Predicate, value: Any, position: tuple[Any, ...]) -> B
     return Bit(None, TRUE if value else FALSE)
 
 
-def _one_hot(choice: Any) -> Any:
-    """The one-bit word of move `choice` (0 for a stop)."""
+def _one_hot(choice: Any, layer_words: int) -> tuple[Any, ...]:
+    """The one-bit mask of the cell `choice`, as a layer's words (all 0 for a choice past the board's bits: a stop)."""
     if isinstance(choice, int):
-        return (1 << choice) & 0xFFFF_FFFF_FFFF_FFFF if choice < 64 else 0
-    return Word.constant(1, 64) << zext(choice, 64)
+        return split_words(1 << choice, layer_words) if choice < 64 * layer_words else (0,) * layer_words
+    wide = zext(choice, 64)
+    if layer_words == 1:
+        return (Word.constant(1, 64) << wide,)
+    low = Word.constant(1, 64) << (wide & 63)
+    return tuple(_select((wide >> 6) == index, low, 0) for index in range(layer_words))
+
+
+def _mask(rule: Callable[..., Any], value: Any, layer_words: int) -> tuple[Any, ...]:
+    """A mask of cells a rule returned, as a layer's 64-bit words."""
+    if layer_words == 1:
+        return (_word64(rule, value),)
+    return _words(rule, value, layer_words)
+
+
+def _meets(mask: tuple[Any, ...], cell: tuple[Any, ...]) -> Any:
+    """Whether the one-bit mask `cell` lies in `mask` (both a layer's words)."""
+    met: Any = False
+    for word, bit in zip(mask, cell):
+        met = met | ((word & bit) != 0)
+    return met
+
+
+def _any_set(mask: tuple[Any, ...]) -> Any:
+    found: Any = False
+    for word in mask:
+        found = found | (word != 0)
+    return found
+
+
+def _turn(to_move: Any) -> Any:
+    """The side to move as the rules take it: a word (0 or 1)."""
+    return zext(to_move, 64) if isinstance(to_move, Bit) else int(bool(to_move))
+
+
+def choice_name(ply: int, part: int) -> str:
+    """The name of the free choice of part `part` (0 first) of the move at `ply` (1 first)."""
+    return f"ply{ply}" if part == 0 else f"ply{ply}.{part + 1}"
 
 
 def reach_harness(game: Game, plies: int, predicate: Predicate) -> Callable[[], None]:
     """A harness whose ``cover`` holds for a game of at most `plies` moves ending where `predicate` holds.
 
+    Each ply chooses each part of its move as a cell (the first part may also be the board's bits, a stop).
     Passes are free: a side that must pass does so before the ply's move, so `plies` counts moves only."""
     rules = game.symbolic
-    count = game.words
+    count, layer = game.words, game.layer_words
+    stop = game.codes.base
+    width = stop.bit_length()
+    parts = game.spec.parts
+
+    def args(words: tuple[Any, ...], to_move: Any, *cells: tuple[Any, ...]) -> tuple[Any, ...]:
+        turn = (_turn(to_move),) if game.spec.turn_argument else ()
+        return (*turn, *words, *(word for cell in cells for word in cell))
 
     def reach() -> None:
         words = _words(rules.start, rules.start(), count)
         to_move: Any = False
         stopped: Any = False
-        for ply in range(plies):
-            choice = any_uint(7, f"ply{ply + 1}")
-            assume(choice <= STOP)
-            is_stop = choice == STOP
-            if ply:
+        for ply in range(1, plies + 1):
+            choice = any_uint(width, choice_name(ply, 0))
+            assume(choice <= stop)
+            is_stop = choice == stop
+            if ply > 1:
                 assume(~stopped | is_stop)
             stopped = is_stop
-            legal = _word64(rules.legal, rules.legal(*words))
+            legal = _mask(rules.legal, rules.legal(*args(words, to_move)), layer)
             if game.has_passes:
-                must_pass = (legal == 0) & (rules.result(*words) == ONGOING)
-                passed = _words(rules.pass_turn, rules.pass_turn(*words), count)
+                must_pass = ~_any_set(legal) & (rules.result(*args(words, to_move)) == ONGOING)
+                passed = _words(rules.pass_turn, rules.pass_turn(*args(words, to_move)), count)
                 words = tuple(_select(must_pass, p, w) for p, w in zip(passed, words))
                 to_move = ite(must_pass, to_move ^ True, to_move)
-                legal = _word64(rules.legal, rules.legal(*words))
-            move = _one_hot(choice)
-            assume(is_stop | ((legal & move) != 0))
-            played = _words(rules.play, rules.play(*words, move), count)
+                legal = _mask(rules.legal, rules.legal(*args(words, to_move)), layer)
+            cells = [_one_hot(choice, layer)]
+            assume(is_stop | _meets(legal, cells[0]))
+            for index, name in enumerate(parts[1:], start=1):
+                later = getattr(rules, f"legal_{name}")
+                choice = any_uint(width, choice_name(ply, index))
+                assume(choice < stop)
+                cells.append(_one_hot(choice, layer))
+                allowed = _mask(later, later(*args(words, to_move, *cells[:-1])), layer)
+                assume(is_stop | _meets(allowed, cells[-1]))
+            played = _words(rules.play, rules.play(*args(words, to_move, *cells)), count)
             words = tuple(_select(is_stop, w, q) for w, q in zip(words, played))
             to_move = ite(is_stop, to_move, to_move ^ True)
         cover(_condition(predicate, predicate(*words, to_move), (*words, to_move)), "the predicate holds")
@@ -161,23 +211,27 @@ def reach_harness(game: Game, plies: int, predicate: Predicate) -> Callable[[], 
     return reach
 
 
-def decode_moves(inputs: dict[str, int], plies: int, stop: int = STOP) -> list[int]:
-    """The moves a witness's choices ``ply1``, ``ply2``, … describe, up to the first `stop`."""
+def chosen_parts(inputs: dict[str, int], plies: int, stop: int, parts: int = 1) -> list[tuple[int, ...]]:
+    """The parts of the moves a witness's choices ``ply1``, ``ply1.2``, … describe, up to the first `stop`."""
     moves = []
-    for ply in range(plies):
-        choice = inputs[f"ply{ply + 1}"]
-        if choice == stop:
+    for ply in range(1, plies + 1):
+        if inputs[choice_name(ply, 0)] == stop:
             break
-        moves.append(choice)
+        moves.append(tuple(inputs[choice_name(ply, index)] for index in range(parts)))
     return moves
+
+
+def decode_moves(game: Game, inputs: dict[str, int], plies: int) -> list[int]:
+    """The codes of the moves a witness's choices describe, up to the first stop."""
+    return [game.codes.encode(cells) for cells in chosen_parts(inputs, plies, game.codes.base, game.codes.parts)]
 
 
 def replay_witness(game: Game, plies: int, predicate: Predicate, inputs: dict[str, int]) -> RulesState:
     """Play the witness's moves on the concrete engine and check the predicate on plain ints there."""
     state = RulesState(game)
-    for move in decode_moves(inputs, plies):
-        if state.legal_moves() == [PASS]:
-            state.play(PASS)
+    for move in decode_moves(game, inputs, plies):
+        if state.legal_moves() == [game.pass_move]:
+            state.play(game.pass_move)
         state.play(move)  # BadInput if the engine refuses a move
     final = state
 

@@ -21,8 +21,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from gameproof.framework.declaration import (DRAW, LOSS, MAX_ESTIMATE, MAX_WORDS, ONGOING, PASS, WIN, Board, RulesError,
-                                         Symmetry)
+from gameproof.framework.declaration import (DRAW, LOSS, MAX_ESTIMATE, MAX_WORDS, ONGOING, WIN, RulesError, Symmetry,
+                                             split_words)
+from gameproof.framework.moves import bits_of, complete_moves
 
 if TYPE_CHECKING:
     from gameproof.framework.game import Game
@@ -111,27 +112,19 @@ class Report:
     seconds: float
 
 
-def _bits(mask: int) -> list[int]:
-    return [bit for bit in range(mask.bit_length()) if mask >> bit & 1]
-
-
 class _Image:
-    """One symmetry as a map of words: each cell's bit to its image's."""
+    """One symmetry as a map of positions (each layer's cells to their images) and of moves."""
 
     def __init__(self, game: Game, symmetry: Symmetry) -> None:
-        self.symmetry = symmetry
-        self.bit_image = {1 << bit: 1 << image for bit, image in game.board.permutation(symmetry).items()}
+        self.game, self.symmetry = game, symmetry
+        self.cell_image = game.board.permutation(symmetry)
 
     def __call__(self, words: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(self.word(word) for word in words)
+        game = self.game
+        return tuple(word for layer in game.layer_sets(words) for word in split_words(self.cells(layer), game.layer_words))
 
-    def word(self, word: int) -> int:
-        image = 0
-        while word:
-            low = word & -word
-            image |= self.bit_image[low]
-            word ^= low
-        return image
+    def cells(self, cells: int) -> int:
+        return sum(1 << self.cell_image[cell] for cell in bits_of(cells))
 
 
 @dataclass(frozen=True)
@@ -145,16 +138,17 @@ class _At:
     image: Symmetry | None = None
     move: int | None = None
 
-    def describe(self, board: Board) -> str:
+    def describe(self, game: Game) -> str:
         moves = [*self.path, *self.then]
-        position = f"the position after {' '.join(board.move_name(m) for m in moves)}" if moves else "the start"
+        position = f"the position after {' '.join(game.move_name(m) for m in moves)}" if moves else "the start"
         words = f"({', '.join(hex(w) for w in self.words)})"
         text = f"at {words}, the {self.image.value} image of {position}" if self.image else f"at {position} {words}"
-        return text + (f", move {board.move_name(self.move)}" if self.move is not None else "")
+        return text + (f", move {game.move_name(self.move)}" if self.move is not None else "")
 
 
 class _Checker:
-    """The checks, for one game; `moves` is the path from the start to the position being checked."""
+    """The checks, for one game; `moves` is the path from the start to the position being checked, and
+    `to_move` the side to move there (positions of a symmetry's image have the same side to move)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -163,6 +157,7 @@ class _Checker:
         self.order = set(game.move_order.tolist()) if game.spec.move_order is not None else None
         self.images = [_Image(game, symmetry) for symmetry in game.symmetries[1:]]
         self.moves: list[int] = []
+        self.to_move = 0
         self.positions = self.played = self.imaged = 0
         self.limited = False  # whether rule calls are timed (set by self_check)
 
@@ -170,9 +165,14 @@ class _Checker:
         return _At(words, tuple(self.moves), then, image)
 
     def fail(self, function: str, problem: str, at: _At) -> RulesError:
-        return RulesError(f"{self.game.name}: rules self-check: {function} {problem}, {at.describe(self.game.board)}")
+        return RulesError(f"{self.game.name}: rules self-check: {function} {problem}, {at.describe(self.game)}")
 
-    def call(self, function: str, at: _At, *args: int) -> Any:
+    def call(self, function: str, at: _At, words: tuple[int, ...], cells: tuple[int, ...] = ()) -> Any:
+        """The rule `function` at the position `words` (the side to move: the checked position's) after the
+        parts `cells`."""
+        return self.invoke(function, self.game.arguments.of(words, self.to_move, cells), at)
+
+    def invoke(self, function: str, args: tuple[int, ...], at: _At) -> Any:
         try:
             return _limited(getattr(self.rules, function), args, self.limited)
         except _Overran:
@@ -180,7 +180,7 @@ class _Checker:
                             at) from None
         except Exception as error:  # a rule that raises: named, with its position
             raise RulesError.raised(self.game.name, f"rules self-check: {function}()", error,
-                                    at.describe(self.game.board)) from None
+                                    at.describe(self.game)) from None
 
     # --- each rule function, called and its answer checked ---------------------------------------------
 
@@ -194,47 +194,77 @@ class _Checker:
 
     def cells_problem(self, words: tuple[int, ...]) -> str | None:
         """Whether `words` keep to the board's cells (keys see only those) and, where keys are exact codes of
-        the cells, hold each cell in one word at most."""
+        the cells, hold each cell in one layer at most."""
         board = self.game.board
-        for index, word in enumerate(words):
-            if word & ~self.mask:
-                bit = (word & ~self.mask).bit_length() - 1
-                return (f"returned word {index} with bit {bit} set, which is no cell of the {board.rows}x{board.cols} "
+        layers = self.game.layer_sets(words)
+        for index, layer in enumerate(layers):
+            if layer & ~self.mask:
+                bit = (layer & ~self.mask).bit_length() - 1
+                return (f"returned layer {index} with bit {bit} set, which is no cell of the {board.rows}x{board.cols} "
                         "board (positions are told apart by their cells only)")
         if self.game.exact_keys:
             seen = 0
-            for index, word in enumerate(words):
-                if seen & word:
-                    return (f"returned word {index} sharing cell {board.cell_name((seen & word).bit_length() - 1)} "
-                            "with an earlier word (keys code each cell by the one word that holds it)")
-                seen |= word
+            for index, layer in enumerate(layers):
+                if seen & layer:
+                    return (f"returned layer {index} sharing cell {board.cell_name((seen & layer).bit_length() - 1)} "
+                            "with an earlier one (keys code each cell by the one layer that holds it)")
+                seen |= layer
         return None
 
     def start(self) -> tuple[int, ...]:
         at = _At((), ())
-        return self.words("start", self.call("start", at), at)
+        return self.words("start", self.invoke("start", (), at), at)
+
+    def cells(self, function: str, words: tuple[int, ...], at: _At, earlier: tuple[int, ...] = ()) -> int:
+        """The mask of cells `function` (``legal`` or a ``legal_<part>``) gives, checked to be one."""
+        value = self.call(function, at, words, earlier)
+        mask = self.game.arguments.mask(value)
+        if mask is None:
+            raise self.fail(f"{function}()", f"returned {shown(value)}, not a mask of cells "
+                            f"({self.game.arguments.shape()})", at)
+        if mask & ~self.mask:
+            raise self.fail(f"{function}()", f"returned bit {(mask & ~self.mask).bit_length() - 1}, which is no cell "
+                            "of the board", at)
+        return mask
 
     def legal(self, words: tuple[int, ...], at: _At) -> int:
-        legal = self.call("legal", at, *words)
-        if not is_int(legal) or not 0 <= legal < WORD_LIMIT:
-            raise self.fail("legal()", f"returned {shown(legal)}, not a 64-bit mask of moves (an int 0 .. 2**64 - 1)", at)
+        legal = self.cells("legal", words, at)
         if self.order is not None:
-            left_out = [bit for bit in _bits(legal) if bit not in self.order]
+            left_out = [bit for bit in bits_of(legal) if bit not in self.order]
             if left_out:
-                raise self.fail("legal()", f"returned move {self.game.board.move_name(left_out[0])}, which the declared "
-                                "move_order leaves out (search would never try it)", at)
+                raise self.fail("legal()", f"returned cell {self.game.board.cell_name(left_out[0])}, which the "
+                                "declared move_order leaves out (search would never try it)", at)
         return legal
+
+    def moves_from(self, words: tuple[int, ...], legal: int, at: _At) -> list[int]:
+        """The codes of the complete moves whose first parts are `legal`."""
+        parts = self.game.spec.parts
+
+        def later(index: int, earlier: tuple[int, ...]) -> int:
+            function = f"legal_{parts[index]}"
+            cells = self.cells(function, words, at, earlier)
+            if not cells:
+                shown_parts = " ".join(map(self.game.board.cell_name, earlier))
+                raise self.fail(f"{function}()", f"gave no cell after {shown_parts}, which legal() offered (every "
+                                "first part must start a legal move)", at)
+            return cells
+
+        moves = [self.game.codes.encode(cells) for cells in complete_moves(legal, later, self.game.codes)]
+        if len(moves) > self.game.max_moves:
+            raise self.fail("legal()", f"gave {len(moves)} moves, more than the {self.game.max_moves} the game's "
+                            "max_moves declares", at)
+        return moves
 
     def play(self, words: tuple[int, ...], move: int, at: _At) -> tuple[int, ...]:
         at = replace(at, move=move)
-        child = self.words("play", self.call("play", at, *words, 1 << move), at)
+        child = self.words("play", self.call("play", at, words, self.game.codes.decode(move)), at)
         if child == words:
             raise self.fail("play()", "returned the position unchanged", at)
         self.played += 1
         return child
 
     def result(self, words: tuple[int, ...], at: _At) -> int:
-        code = self.call("result", at, *words)
+        code = self.call("result", at, words)
         if not is_int(code) or code not in RESULT_NAMES:
             raise self.fail("result()", f"returned {shown(code)}, not one of ONGOING, WIN, LOSS, DRAW", at)
         if code == ONGOING and not self.game.has_passes:
@@ -243,23 +273,30 @@ class _Checker:
         return code
 
     def pass_turn(self, words: tuple[int, ...], at: _At) -> tuple[int, ...]:
-        at = replace(at, move=PASS)
-        return self.words("pass_turn", self.call("pass_turn", at, *words), at)
+        at = replace(at, move=self.game.pass_move)
+        return self.words("pass_turn", self.call("pass_turn", at, words), at)
 
     def estimate(self, words: tuple[int, ...], at: _At) -> None:
-        counts = self.call("estimate", at, *words)
+        counts = self.call("estimate", at, words)
         if not (isinstance(counts, tuple) and len(counts) == 2
                 and all(is_int(count) and 0 <= count <= MAX_ESTIMATE for count in counts)):
             raise self.fail("estimate()", f"returned {shown(counts)}, not two counts 0 .. {MAX_ESTIMATE}", at)
+
+    def plies_left(self, words: tuple[int, ...], at: _At) -> int:
+        bound = self.call("plies_left", at, words)
+        if not is_int(bound) or not 0 <= bound <= self.game.max_plies:
+            raise self.fail("plies_left()", f"returned {shown(bound)}, not a number of plies 0 .. "
+                            f"{self.game.max_plies}", at)
+        return bound
 
     # --- one position: its moves, and its images -------------------------------------------------------
 
     def successors(self, words: tuple[int, ...], legal: int, at: _At) -> dict[int, tuple[int, ...]]:
         """The position after each legal move (the pass when there is none and the game goes on); {} when over."""
         if legal:
-            return {move: self.play(words, move, at) for move in _bits(legal)}
+            return {move: self.play(words, move, at) for move in self.moves_from(words, legal, at)}
         if self.result(words, at) == ONGOING:
-            return {PASS: self.pass_turn(words, at)}
+            return {self.game.pass_move: self.pass_turn(words, at)}
         return {}
 
     def check_image(self, image: _Image, words: tuple[int, ...], legal: int,
@@ -269,34 +306,37 @@ class _Checker:
         at = self.at(mapped, image=image.symmetry)
         law = f"breaks the declared symmetry {image.symmetry.value}:"
         mapped_legal = self.legal(mapped, at)
-        if bin(mapped_legal).count("1") != bin(legal).count("1"):
-            raise self.fail("legal()", f"{law} {bin(mapped_legal).count('1')} moves here but "
-                            f"{bin(legal).count('1')} at the original", at)
         if not legal:
             code, mapped_code = self.result(words, self.at(words)), self.result(mapped, at)
             if code != mapped_code:
                 raise self.fail("result()", f"{law} {RESULT_NAMES[mapped_code]} here but "
                                 f"{RESULT_NAMES[code]} at the original", at)
         reached = self.successors(mapped, mapped_legal, at)
+        if len(reached) != len(successors):
+            raise self.fail("legal()", f"{law} {len(reached)} moves here but {len(successors)} at the original", at)
         expected = {move: image(child) for move, child in successors.items()}
         function = "play()" if legal else "pass_turn()"
         for move, child in expected.items():
             if child not in reached.values():
                 raise self.fail(function, f"{law} no move here reaches the image of the position after "
-                                f"{self.game.board.move_name(move)} at the original", at)
+                                f"{self.game.move_name(move)} at the original", at)
         for move, child in reached.items():
             if child not in expected.values():
-                raise self.fail(function, f"{law} move {self.game.board.move_name(move)} here reaches a position "
+                raise self.fail(function, f"{law} move {self.game.move_name(move)} here reaches a position "
                                 "that is no image of one reached at the original", at)
         self.imaged += 1
 
+    def goes_on(self, child: tuple[int, ...], move: int) -> bool:
+        at = self.at(child, then=(move,))
+        self.to_move ^= 1
+        try:
+            return bool(self.legal(child, at)) or self.result(child, at) == ONGOING
+        finally:
+            self.to_move ^= 1
+
     def prolonging(self, successors: dict[int, tuple[int, ...]]) -> list[int]:
         """The moves after which the game goes on (all of them when none does)."""
-        going_on = []
-        for move, child in sorted(successors.items()):
-            at = self.at(child, then=(move,))
-            if self.legal(child, at) or self.result(child, at) == ONGOING:
-                going_on.append(move)
+        going_on = [move for move, child in sorted(successors.items()) if self.goes_on(child, move)]
         return going_on or sorted(successors)
 
     # --- a random game -----------------------------------------------------------------------------------
@@ -305,7 +345,8 @@ class _Checker:
         """Play one random game from the start, checking each position; its length in plies. With `prolong`,
         moves that end the game are played only when all do (long games test the declared bound)."""
         words = self.start()
-        self.moves = []
+        self.moves, self.to_move = [], 0
+        bounds: list[tuple[int, _At]] = []  # plies_left at each position, checked once the game's length is known
         while True:
             at = self.at(words)
             legal = self.legal(words, at)
@@ -313,16 +354,23 @@ class _Checker:
             self.positions += 1
             if legal and callable(getattr(self.rules, "estimate", None)):
                 self.estimate(words, at)
+            if self.game.has_plies_left:
+                bounds.append((self.plies_left(words, at) + len(self.moves), at))
             for image in self.images:
                 self.check_image(image, words, legal, successors)
             if not successors:
+                for bound, where in bounds:
+                    if bound < len(self.moves):
+                        raise self.fail("plies_left()", f"returned {bound - len(where.path)}, but this game went on "
+                                        f"{len(self.moves) - len(where.path)} more plies", where)
                 return len(self.moves)
             if len(self.moves) == self.game.max_plies:
                 raise RulesError(f"{self.game.name}: rules self-check: a game went past {self.game.max_plies} plies "
-                                 f"({at.describe(self.game.board)}): declare the longest game as max_plies in the "
+                                 f"({at.describe(self.game)}): declare the longest game as max_plies in the "
                                  "GameSpec (by default one move per cell)")
             move = rng.choice(self.prolonging(successors) if prolong else sorted(successors))
             self.moves.append(move)
+            self.to_move ^= 1
             words = successors[move]
 
 

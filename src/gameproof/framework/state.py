@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from gameproof.errors import BadInput
-from gameproof.framework.declaration import DRAW, ONGOING, PASS, WIN, Notation, RulesError, is_ascii_number
+from gameproof.framework.declaration import DRAW, ONGOING, WIN, Notation, RulesError
 from gameproof.framework.game import Game
-from gameproof.framework.selfcheck import words_problem
+from gameproof.framework.moves import complete_moves
+from gameproof.framework.selfcheck import shown, words_problem
 
 
 @runtime_checkable
@@ -46,7 +47,8 @@ class GameState(Protocol):
 class RulesState:
     """A position reached by moves from the start of `game`: ``RulesState(game, "d c d")``.
 
-    Moves are ints (a bit of ``legal``, or :data:`PASS`); names follow the game's notation. A side with
+    Moves are codes (:mod:`gameproof.framework.moves`: a placement game's are cells, ``game.pass_move`` the
+    pass); names follow the game's notation. A side with
     no legal move in a game with passes has exactly one move, the pass.
     """
 
@@ -89,11 +91,11 @@ class RulesState:
 
     def marks(self) -> str:
         """One character per cell, row by row from a1: the piece there (the game's ``pieces``), or ``-``."""
-        absolute = self.game.absolute(self.words, self._to_move)
         pieces = self.game.spec.pieces
+        layers = self.game.layer_sets(self.game.absolute(self.words, self._to_move))
         out = []
         for bit in self.game.board.cells:
-            held = [pieces[a] for a, word in enumerate(absolute) if word >> bit & 1]
+            held = [pieces[a] for a, layer in enumerate(layers) if layer >> bit & 1]
             out.append(held[0] if held else "-")
         return "".join(out)
 
@@ -110,17 +112,41 @@ class RulesState:
         """Canonical key, equal for positions equal up to the game's symmetries."""
         return self.game.key(self.words, self._to_move)
 
+    def _arguments(self, cells: tuple[int, ...] = ()) -> tuple[int, ...]:
+        return self.game.arguments.of(self.words, self._to_move, cells)
+
+    def _mask(self, function: str, cells: tuple[int, ...] = ()) -> int:
+        """The cells the rule `function` gives here after the parts `cells` (``legal``: the first parts)."""
+        value = self._rule(function, *self._arguments(cells))
+        mask = self.game.arguments.mask(value)
+        if mask is None:
+            raise RulesError(f"{self.game.name}: {function}() returned {shown(value)}, not "
+                             f"{self.game.arguments.shape()}, {self._where(None)}")
+        return mask
+
     def legal_mask(self) -> int:
-        return self._rule("legal", *self.words)
+        """The cells of the first parts of the legal moves (one int, past bit 63 on a large board)."""
+        return self._mask("legal")
 
     def legal_moves(self) -> list[int]:
-        legal = self.legal_mask()
-        if legal:
-            return [bit for bit in range(64) if legal >> bit & 1]
-        return [] if self.is_over() else [PASS]
+        """The codes of the legal moves (the pass alone where the side to move must pass; none once over)."""
+        first = self.legal_mask()
+        if not first:
+            return [] if self.is_over() else [self.game.pass_move]
+        parts = self.game.spec.parts
+
+        def later(index: int, earlier: tuple[int, ...]) -> int:
+            cells = self._mask(f"legal_{parts[index]}", earlier)
+            if not cells:
+                raise RulesError(f"{self.game.name}: legal_{parts[index]}() gave no cell after "
+                                 f"{' '.join(map(self.game.board.cell_name, earlier))}, which legal() offered, "
+                                 f"{self._where(None)}")
+            return cells
+
+        return sorted(self.game.codes.encode(cells) for cells in complete_moves(first, later, self.game.codes))
 
     def _status(self) -> int:
-        return ONGOING if self.legal_mask() else self._rule("result", *self.words)
+        return ONGOING if self.legal_mask() else self._rule("result", *self._arguments())
 
     def is_over(self) -> bool:
         return self._status() != ONGOING
@@ -142,10 +168,10 @@ class RulesState:
             raise BadInput(f"{self.move_name(move)} is not legal here (legal: "
                            f"{', '.join(self.move_name(m) for m in self.legal_moves())})")
         self._earlier.append((self.words, self._to_move))
-        if move == PASS:
-            self.words = self._words("pass_turn", *self.words, move=move)
+        if move == self.game.pass_move:
+            self.words = self._words("pass_turn", *self._arguments(), move=move)
         else:
-            self.words = self._words("play", *self.words, 1 << move, move=move)
+            self.words = self._words("play", *self._arguments(self.game.codes.decode(move)), move=move)
         self._to_move ^= 1
         self.history.append(move)
 
@@ -176,30 +202,25 @@ class RulesState:
         self.history.pop()
 
     def move_name(self, move: int) -> str:
-        """A move's name: its column or cell by the game's notation, ``pass``, or ``@N`` for a move bit that is
-        no cell."""
-        if not 0 <= move <= PASS:
-            return str(move)
-        if self.game.spec.notation is Notation.COLUMN and move in self.game.board.cells:
+        """A move's name: its column or cells by the game's notation, ``pass``, or ``@N`` for a code that names
+        no cells."""
+        if self.game.spec.notation is Notation.COLUMN and self.game.is_placement and move in self.game.board.cells:
             return chr(ord("a") + self.game.board.place(move)[1])
-        return self.game.board.move_name(move)
+        return self.game.move_name(move)
 
     def parse_move(self, text: str) -> int:
-        text = text.strip().lower()
-        if text in ("pass", "pa"):
-            return PASS
-        if text.startswith("@") and is_ascii_number(text[1:]) and int(text[1:]) < PASS:
-            return int(text[1:])
+        """The code of a move's name (a column, in a game named by columns)."""
         board = self.game.board
-        if self.game.spec.notation is Notation.COLUMN:
-            if len(text) == 1 and "a" <= text <= chr(ord("a") + board.cols - 1):
-                column = ord(text) - ord("a")
-                for move in self.legal_moves():
-                    if move != PASS and board.place(move)[1] == column:
-                        return move
-                raise BadInput(f"column {text} is full or the game is over")
-            raise BadInput(f"{text!r} is not a column of the board (a..{chr(ord('a') + board.cols - 1)})")
-        return board.parse_cell(text)
+        text = text.strip().lower()
+        if self.game.spec.notation is not Notation.COLUMN or text in ("pass", "pa") or text.startswith("@"):
+            return self.game.parse_move(text)
+        if len(text) == 1 and "a" <= text <= chr(ord("a") + board.cols - 1):
+            column = ord(text) - ord("a")
+            for move in self.legal_moves():
+                if move != self.game.pass_move and board.place(move)[1] == column:
+                    return move
+            raise BadInput(f"column {text} is full or the game is over")
+        raise BadInput(f"{text!r} is not a column of the board (a..{chr(ord('a') + board.cols - 1)})")
 
     def copy(self) -> RulesState:
         twin = type(self).at(self.game, self.words, self._to_move)

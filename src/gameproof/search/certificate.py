@@ -32,11 +32,10 @@ from gameproof.framework.derived import position
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 from gameproof.search import tt as ttmod
-from gameproof.search.dfpn import CONTINUE, DRAW, MOVER_WINS, Kernels, Search, bind_kernels, question_salt
+from gameproof.search.dfpn import CONTINUE, DRAW, MOVER_WINS, Kernels, Search, bind_kernels, counted, question_salt
 
 #: What the table says about a child, for the search's attacker.
 PROVEN, DISPROVEN, UNKNOWN = 0, 1, 2
-_MAX_MOVES = 65  # the 64 cells and the pass
 _PROGRESS_EVERY = 1 << 14
 
 K_play: Callable
@@ -142,12 +141,13 @@ class _Walk:
                  progress: Callable[[int], None]) -> None:
         self.search, self.claimant, self.goal, self.layout, self.progress = search, claimant, goal, layout, progress
         self.game = state.game.name
+        self.layer_words, self.max_plies = state.game.layer_words, state.game.max_plies
         self.attacker = state.to_move
         self.draw_ok = (claimant == self.attacker) == (goal is Goal.DRAW)  # the question exact.solve asked
         self.reversed = claimant != self.attacker  # its answers read the other way round
         self.salt = question_salt(self.attacker, self.draw_ok)
         self.children = _kernels(search.kernels)._children
-        shape = (state.game.max_plies + 2, _MAX_MOVES)
+        shape = (state.game.max_plies + 2, state.game.max_moves)
         self.moves = np.zeros(shape, dtype=np.int64)
         self.results = np.zeros(shape, dtype=np.int64)
         self.keys = np.zeros(shape, dtype=np.uint64)
@@ -169,10 +169,10 @@ class _Walk:
 
     def visit(self, s: np.ndarray, depth: int, key: int) -> bool:
         """Add the position `s` (canonical key `key`) and what its proof needs; False if it has none."""
-        words, mover = position(s)
+        words, mover = position(s, self.layer_words)
         table = self.search.table
-        n = self.children(s, self.search.tables, table.words, table.bits, self.salt, depth,
-                          self.moves, self.results, self.keys, self.status)
+        n = counted(self.children(s, self.search.tables, table.words, table.bits, self.salt, depth,
+                                  self.moves, self.results, self.keys, self.status), self.max_plies)
         moves = self.moves[depth, :n].tolist()
         results = self.results[depth, :n].tolist()
         keys = self.keys[depth, :n].tolist()

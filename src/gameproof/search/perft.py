@@ -31,6 +31,6 @@ def fast_perft(state, depth: int, count_finished: bool = False) -> int:
     if depth == 0:
         return 1
     try:
-        return run_perft(state.game.perft_kernel, state.words, depth, count_finished, True)
+        return run_perft(state.game, state.words, state.to_move, depth, count_finished, True)
     except RulesBroken as broken:
         raise broken.of(state.game.name) from None

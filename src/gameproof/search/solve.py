@@ -36,10 +36,10 @@ def _solve(state: RulesState, options: Options, with_moves: bool, progress: Call
            keep_table: bool, engine: Engine | None, expect: Value | None) -> Solution:
     game = state.game
     if (engine or game.spec.engine) is Engine.ALPHABETA:
-        return alphabeta.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=64,
+        return alphabeta.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=game.max_moves,
                                options=options, with_moves=with_moves, progress=progress)
     search = kept_search(game, options) if keep_table else None
-    return exact.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=64,
+    return exact.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=game.max_moves,
                        options=options, with_moves=with_moves, max_positions=game.max_positions, progress=progress,
                        search=search, expect=expect)
 
@@ -47,4 +47,4 @@ def _solve(state: RulesState, options: Options, with_moves: bool, progress: Call
 @cache
 def kept_search(game: Game, options: Options) -> Search:
     """The df-pn search kept for `game` and `options` for the whole process (see `keep_table`)."""
-    return Search(game.kernels, game.tables, game.max_plies, 64, options, game.max_positions)
+    return Search(game.kernels, game.tables, game.max_plies, game.max_moves, options, game.max_positions)

@@ -58,4 +58,4 @@ def reach_harness(min_legal: int, plies: int, rule_set: str = "strict"):
 
 def decode_moves(inputs: dict[str, int], plies: int) -> list[int]:
     """The move sequence (squares and PASS) that a witness's choices describe, up to the first stop."""
-    return reach.decode_moves(inputs, plies, STOP)
+    return [parts[0] for parts in reach.chosen_parts(inputs, plies, STOP)]

@@ -1,0 +1,88 @@
+"""Node rates of the derived kernels against another checkout of gameproof, in one run: each problem is solved
+(or counted) by both trees in turn, alternating, and the CPU seconds of the search alone are compared.
+
+Run: .venv/bin/python bench/bench_node_rate.py BASELINE_SRC [--rounds 3]
+where BASELINE_SRC is the ``src`` folder of the checkout to compare with (``git worktree add /tmp/base
+<commit>`` gives one). Node counts must agree: the two trees search the same tree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+#: (label, game, moves, engine or "perft:DEPTH")
+PROBLEMS = [
+    ("connect4 6x5 alpha-beta", "connect4:6,5", "", "alphabeta"),
+    ("connect4 6x4 df-pn", "connect4:6,4", "", "dfpn"),
+    ("misere 4x5 k3 df-pn", "mnk-misere:5,4,3", "", "dfpn"),
+    ("misere 5x5 k3 after c3 b2 d4", "mnk-misere:5,5,3", "c3 b2 d4", "dfpn"),
+    ("othello 6x6, 20 empty", "othello:6", "c4 e3 f4 c5 d6 f3 e6 c3 d3 e2 b5 f5 c6 b4 b3 f6", "dfpn"),
+    ("perft connect4 11", "connect4:7,6", "", "perft:11"),
+]
+
+PROGRAM = r"""
+import json, sys, time
+from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
+from gameproof.framework.declaration import Engine
+from gameproof.search.solve import solve
+from gameproof.search.perft import fast_perft
+
+game, moves, engine = sys.argv[1:4]
+state = RulesState(load_game(game), moves)
+if engine.startswith("perft:"):
+    depth = int(engine.split(":")[1])
+    fast_perft(state, 3)
+    started = time.process_time()
+    nodes = fast_perft(state, depth)
+else:
+    warm = state.copy()
+    while not warm.is_over() and len(warm.legal_moves()) and warm.game.cells - len(warm.history) > 8:
+        warm.play(warm.legal_moves()[0])
+    if not warm.is_over():
+        solve(warm, with_moves=False, engine=Engine(engine))
+    started = time.process_time()
+    solution = solve(state, with_moves=False, engine=Engine(engine))
+    nodes = solution.nodes
+print(json.dumps({"seconds": time.process_time() - started, "nodes": nodes}))
+"""
+
+
+def run(src: Path, game: str, moves: str, engine: str) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    done = subprocess.run([sys.executable, "-c", PROGRAM, game, moves, engine], env=env, capture_output=True,
+                          text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("baseline", type=Path, help="the src folder of the checkout to compare with")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", help="run only the problems whose label contains this")
+    args = parser.parse_args()
+    here = Path(__file__).resolve().parents[1] / "src"
+    print(f"{'problem':32} {'nodes':>12} {'base s':>8} {'this s':>8} {'this/base':>9}")
+    for label, game, moves, engine in PROBLEMS:
+        if args.only and args.only not in label:
+            continue
+        base, this = [], []
+        for _ in range(args.rounds):
+            base.append(run(args.baseline, game, moves, engine))
+            this.append(run(here, game, moves, engine))
+        if {r["nodes"] for r in base} != {r["nodes"] for r in this}:
+            print(f"{label}: node counts differ: {base} against {this}")
+            return 1
+        b, t = statistics.median(r["seconds"] for r in base), statistics.median(r["seconds"] for r in this)
+        print(f"{label:32} {this[0]['nodes']:>12,} {b:>8.3f} {t:>8.3f} {t / b:>9.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
