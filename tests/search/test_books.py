@@ -2,8 +2,13 @@
 every entry equal to a direct solve, resumed after a lost job, moves kept by number, bad input one line."""
 
 import json
+import os
 import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -132,6 +137,37 @@ def test_a_build_that_lost_jobs_resumes_to_the_same_book(connect4_book, tmp_path
     assert rows(path)[0] == rows(connect4_book)[0]
     same = lambda found: [row[:5] + row[7:] for row in found[1]]  # noqa: E731
     assert same(rows(path)) == same(rows(connect4_book))
+
+
+def _leaves(path: Path) -> int:
+    """How many solved leaves the book at `path` holds now (0 before its tables are there)."""
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            return db.execute("SELECT COUNT(*) FROM positions WHERE method = 'df-pn'").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_a_build_killed_by_sigkill_resumes_to_the_same_book(tmp_path):
+    game = f"{DOMINEERING}:4,5"
+    book_build.build(load_game(game), 4, tmp_path / "whole.db", options=SMALL)
+    path = tmp_path / "book.db"
+    command = [sys.executable, "-m", "gameproof", "book", "build", game, str(path), "--depth", "4", "--workers", "2",
+               "--tt-mb", "16", "--quiet"]
+    driver = subprocess.Popen(command, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while _leaves(path) < 200 and driver.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert driver.poll() is None, "the build finished before it could be killed"
+    os.killpg(driver.pid, signal.SIGKILL)  # the driver and its workers, mid-way
+    driver.wait()
+    kept = _leaves(path)
+    assert 200 <= kept < 945
+    resumed = subprocess.run([*command, "--json"], capture_output=True, text=True, check=True)
+    summary = json.loads(resumed.stdout)
+    assert summary["already_there"] == kept and summary["solved"] == 945 - kept  # no finished leaf solved again
+    same = lambda found: [row[:5] + row[7:] for row in found[1]]  # noqa: E731
+    assert rows(path)[0] == rows(tmp_path / "whole.db")[0] and same(rows(path)) == same(rows(tmp_path / "whole.db"))
 
 
 def test_moves_are_kept_by_number_beyond_64(tmp_path):

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from gameproof.framework.state import RulesState
     from gameproof.search.book import Book
     from gameproof.search.book_build import BuildReport
-    from gameproof.search.book_check import Answer
+    from gameproof.search.book_check import Answer, LeafCheck
 
 EXIT_MISMATCH = 1
 #: `verify` found nothing wrong, but some leaves were only checked for consistency (not searched).
@@ -187,20 +187,16 @@ def print_verdict(args: argparse.Namespace, summary: dict[str, Any], code: int, 
     return code
 
 
-def _load(name: str) -> Game:
-    from gameproof.framework.registry import load_game
-
-    return load_game(name)
-
-
-def _leaf_check(args: argparse.Namespace):
+def _leaf_check(args: argparse.Namespace) -> LeafCheck:
     from gameproof.search import book_check
 
     return book_check.consistency_only if args.consistency_only else book_check.by_search(options_from_args(args))
 
 
 def run_build(args: argparse.Namespace) -> int:
-    return build_book(args, _load(args.game), args.file)
+    from gameproof.framework.registry import load_game
+
+    return build_book(args, load_game(args.game), args.file)
 
 
 def run_query(args: argparse.Namespace) -> int:
