@@ -153,6 +153,15 @@ BAD_INPUT = [
     (["mnk", "book", "query", "--db", "{place}/empty.txt"], "not a gameproof book"),
     (["mnk", "book", "dump", "--db", "{place}/other.db"], "not a gameproof book"),
     (["mnk", "verify", "--db", "{place}/other.db"], "not a gameproof book"),
+    (["book", "build", "nosuch", "{place}/new.db", "--depth", "1"], "unknown game 'nosuch'"),
+    (["book", "build", "{place}/broken.py", "{place}/new.db", "--depth", "1"], "cannot import"),
+    (["book", "build", "mnk:3,3,3", "{place}/book.db", "--depth", "1"], "holds mnk-misere:3,3,3 to depth 1"),
+    (["book", "build", "mnk-misere:3,3,3", "{place}/text.txt", "--depth", "1"], "not a gameproof book"),
+    (["book", "build", "connect4:4,4", "{place}/folder", "--depth", "1"], "it is a folder"),
+    (["book", "query", "{place}/missing/b.db"], "no book"),
+    (["book", "query", "{place}/book.db", "--moves", "b2 b2"], "not legal"),
+    (["book", "dump", "{place}/other.db"], "not a gameproof book"),
+    (["book", "verify", "{place}/empty.txt"], "not a gameproof book"),
     (["tui", "mnk", *SMALL_BOOK, "--book", "{place}/text.txt"], "not a gameproof book"),
     (["tui", "mnk", *SMALL_BOOK, "--book", "{place}/folder"], "folder"),
     (["sudoku", "solve", "1...3..2...3..2.", "--count", "--cap", str(10**30)], "--cap"),
@@ -432,6 +441,16 @@ def test_fuzz_book_paths(place, data):
     checked(["mnk", "book", "query", "--db", db, f"--moves={moves}"], place)
     checked(["mnk", "book", "dump", "--db", db], place)
     checked(["mnk", "verify", "--db", db], place)
+    checked(["book", "query", db, f"--moves={moves}", "--tt-mb=1"], place)
+    checked(["book", "dump", db], place)
+    checked(["book", "verify", db, "--tt-mb=1"], place)
+
+
+def test_a_book_of_a_game_whose_moves_are_no_cells(place, tmp_path):
+    book = str(tmp_path / "tokens.db")
+    assert checked(["book", "build", str(place / "tokens.py"), book, "--depth", "2", "--quiet"], place).code == 0
+    assert "verified: every entry re-checked by search" in checked(["book", "verify", book], place).out
+    assert "loss  @4 @5" in checked(["book", "query", book, "--moves", "@4"], place).out
 
 
 @FUZZ

@@ -27,10 +27,11 @@ def test_build_query_verify(tmp_path):
             answer = book.query(opened, state, depth, SMALL)
             assert answer.source == "book"
             expected = reference.move_values(state.marks(), 3, 3, 3, "misere")
-            assert answer.moves == {state.move_name(m): NAMES[v] for m, v in expected.items()}
+            assert answer.moves == {m: NAMES[v] for m, v in expected.items()}
         assert book.query(opened, MnkState(GAME, "a1 b1 c1"), depth, SMALL).source == "df-pn"
         checked = book.verify(opened, game, depth)
-    assert not checked.problems and checked.checked_by_minimax == 12 and checked.checked_by_children == 4
+    assert not checked.problems and checked.counts[book.Recheck.BY_MINIMAX] == 12
+    assert checked.counts[book.Recheck.BY_CHILDREN] == 4
 
 
 def test_a_killed_build_resumes(tmp_path):

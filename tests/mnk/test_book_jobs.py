@@ -14,6 +14,7 @@ from gameproof.errors import BadInput
 from gameproof.games.mnk import book
 from gameproof.games.mnk.state import MnkGame
 from gameproof.search.book import Book
+from gameproof.search.book_build import subtree_jobs
 from gameproof.search.dfpn import Options
 from gameproof.search.jobs import Backend
 
@@ -100,6 +101,6 @@ def test_a_shallow_book_gives_every_worker_a_job(workers):
     from gameproof.games.mnk.positions import levels
 
     leaves = [state for state in levels(GAME, 1)[1] if not state.is_over()]  # three: corner, edge, centre
-    jobs = book._subtree_jobs(leaves, 1, GAME, SMALL, False, workers)
+    jobs = subtree_jobs(leaves, 1, GAME, SMALL, False, workers)
     assert len(jobs) == min(workers, len(leaves))
     assert sorted(record for job in jobs for record in job.arguments["records"]) == sorted(leaf.record for leaf in leaves)

@@ -11,6 +11,7 @@ from gameproof.cli import main
 from gameproof.games.mnk import book
 from gameproof.games.mnk.state import MnkGame, MnkState
 from gameproof.search.book import Book, Entry
+from gameproof.search.book_build import from_children
 from gameproof.search.dfpn import Options
 
 MISERE_4X4 = MnkGame(4, 4, 3, "misere")  # a loss for the first player
@@ -27,7 +28,7 @@ def forged(tmp_path_factory) -> bytes:
         leaf = opened.get(MnkState(MISERE_4X4, "a1").key)
         opened.put(Entry(leaf.key, leaf.record, leaf.plies, Value.LOSS, dict.fromkeys(leaf.moves, Value.LOSS)))
         start = MnkState(MISERE_4X4, "")
-        value, moves = book._from_children(start, opened)
+        value, moves = from_children(start, opened)
         opened.put(Entry(start.key, "", 0, value, moves, method="children"))
     assert value is Value.WIN
     return path.read_bytes()

@@ -7,16 +7,13 @@ from typing import TYPE_CHECKING
 
 from gameproof.answers import Value, Variant
 from gameproof.commands._output import exit_codes, output_file
-from gameproof.commands._search import options_from_args, print_values, search_arguments
-from gameproof.commands.certificate import certificate_argument, printable
+from gameproof.commands._search import search_arguments
+from gameproof.commands.book import BUILD_HELP, EXIT_MISMATCH, EXIT_NOT_SEARCHED, build_arguments
+from gameproof.commands.certificate import certificate_argument
 from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
     from gameproof.games.mnk.state import MnkGame
-
-EXIT_MISMATCH = 1
-#: `verify --db` found nothing wrong, but some leaves were only checked for consistency (not searched).
-EXIT_NOT_SEARCHED = 3
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -34,22 +31,12 @@ def register(commands: argparse._SubParsersAction) -> None:
     book = sub.add_parser("book", help="opening books in SQLite: build, query, dump", description="Opening books: every symmetry-distinct position D plies deep solved, shallower ones backed up.")
     book_sub = book.add_subparsers(dest="book_command", required=True, metavar="COMMAND")
     build = book_sub.add_parser("build", help="solve all positions D plies deep (resumes a partial file)",
-                                description="Solve every symmetry-distinct position --depth plies deep by df-pn "
-                                "(as jobs: in --workers processes, or on Ray), then back the values up to the start. "
-                                "Each answer is committed at once, so a killed build resumes where it stopped.")
+                                description=BUILD_HELP)
     _game_arguments(build)
     build.add_argument("--db", required=True, type=output_file, help="SQLite book file (a new one, or one to resume)")
     build.add_argument("--depth", type=int, required=True, metavar="D",
                        help="plies of the book's leaves (at most the board's squares)")
-    build.add_argument("--workers", type=int, default=1,
-                       help="worker processes (default 1: in this process); with Ray, CPUs of the local cluster")
-    build.add_argument("--values-only", action="store_true",
-                       help="solve each leaf's value only, not each of its moves' (faster; shallower entries "
-                       "still get every move's value from their children)")
-    build.add_argument("--backend", choices=("local", "ray"), default="local",
-                       help="local: processes on this machine; ray: a Ray cluster (pip install 'gameproof[ray]')")
-    build.add_argument("--address", help="the Ray cluster to join (default: start one on this machine)")
-    search_arguments(build)
+    build_arguments(build)
     build.set_defaults(handler=run_book_build)
     query = book_sub.add_parser("query", help="value and move values of a position, from the book (df-pn beyond it)",
                                 description="The value of a position and of each of its moves, read from the book "
@@ -111,34 +98,13 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def run_book_build(args: argparse.Namespace) -> int:
-    from gameproof.games.mnk import book
+    from gameproof.commands.book import build_book
 
-    game, options = game_from_args(args), options_from_args(args)
-    from gameproof.search.jobs import Backend
-
-    if args.address and args.backend != "ray":
-        raise BadInput("--address joins a Ray cluster: give --backend ray too")
-    from gameproof.commands._output import job_progress
-
-    with job_progress(args.quiet or args.json, "book") as progress:
-        report = book.build(game, args.depth, args.db, workers=args.workers, options=options,
-                            values_only=args.values_only, backend=Backend(args.backend), address=args.address,
-                            progress=progress)
-    summary = {"game": game.name, "depth": args.depth, "db": args.db, "solved": report.solved, "already_there": report.skipped,
-               "entries": report.entries, "nodes": report.nodes, "seconds": round(report.seconds, 3),
-               "wall_seconds": round(report.wall_seconds, 3)}
-    if args.json:
-        from gameproof.commands._output import print_json
-
-        print_json(summary)
-    else:
-        from gameproof.commands._output import console
-
-        console().print(" ".join(f"{k}={v}" for k, v in summary.items()))
-    return 0
+    return build_book(args, game_from_args(args), args.db)
 
 
 def run_book_query(args: argparse.Namespace) -> int:
+    from gameproof.commands.book import print_answer
     from gameproof.games.mnk import book
     from gameproof.games.mnk.state import MnkState
 
@@ -146,53 +112,29 @@ def run_book_query(args: argparse.Namespace) -> int:
     with opened:
         state = MnkState(game, args.moves)
         answer = book.query(opened, state, depth, max_empty=args.max_empty)
-    checked = None if answer.checked is None else answer.checked.value
-    if args.json:
-        from gameproof.commands._output import print_json
-
-        print_json({"game": game.name, "played": state.record, "value": answer.value, "moves": answer.moves,
-                    "source": answer.source, "checked": checked})
-        return 0
-    from gameproof.commands._output import console
-
-    source = answer.source if checked is None else f"{answer.source}, entry re-checked {checked}"
-    print_values(console(), f"{game.name}  after: {state.record or '(start)'}  ({source})", state,
-                 answer.value, answer.moves)
-    return 0
+    return print_answer(args, state, answer)
 
 
 def run_book_dump(args: argparse.Namespace) -> int:
+    from gameproof.commands.book import print_dump
     from gameproof.games.mnk import book
 
-    opened, game, depth = book.open_book(args.db)
-    with opened:
-        entries = [entry.as_json() for entry in opened.entries()]
-    if args.json:
-        from gameproof.commands._output import print_json
-
-        print_json({"game": game.name, "depth": depth, "entries": entries})
-        return 0
-    from gameproof.commands._output import console
-
-    out = console()
-    for entry in entries:
-        moves = " ".join(f"{sq}:{v}" for sq, v in entry["moves"].items())
-        line = f"{entry['record'] or '(start)':<20} {entry['value']:<5} {entry['method']:<8} {moves}"
-        out.print(printable(line), markup=False)
-    return 0
+    return print_dump(args, *book.open_book(args.db))
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from gameproof.commands._output import console, print_json
+    from gameproof.commands.book import print_verdict
 
     if args.db:
         from gameproof.games.mnk import book
+        from gameproof.search.book_check import Recheck
 
         opened, game, depth = book.open_book(args.db)
         with opened:
             report = book.verify(opened, game, depth, max_empty=args.max_empty)
-        summary = {"game": game.name, "by_children": report.checked_by_children, "by_minimax": report.checked_by_minimax,
-                   "consistent_only": report.consistent_only, "problems": report.problems}
+        summary = {"game": game.name, "by_children": report.counts[Recheck.BY_CHILDREN],
+                   "by_minimax": report.counts[Recheck.BY_MINIMAX],
+                   "consistent_only": report.counts[Recheck.CONSISTENT_ONLY], "problems": report.problems}
         code = EXIT_MISMATCH if report.problems else 0 if report.searched else EXIT_NOT_SEARCHED
     else:
         if None in (args.rows, args.cols, args.k):
@@ -211,20 +153,7 @@ def run_verify(args: argparse.Namespace) -> int:
         plain = {} if state.is_over() else {state.move_name(m): Value.of_score(v) for m, v in reference.move_values(state.marks(), g.rows, g.cols, g.k, g.variant).items()}
         code = 0 if dfpn == plain else EXIT_MISMATCH
         summary = {"game": g.name, "played": state.record, "value": solution.value, "agree": code == 0, "dfpn": dfpn, "minimax": plain}
-    verdict = {0: "verified", EXIT_MISMATCH: "mismatch", EXIT_NOT_SEARCHED: "consistent, not verified"}[code]
-    if args.json:
-        print_json(summary | {"verdict": verdict})
-    else:
-        out = console()
-        out.print(" ".join(f"{k}={v}" for k, v in summary.items() if k not in ("dfpn", "minimax", "problems")), markup=False)
-        for problem in summary.get("problems", []):
-            out.print(f"problem: {printable(problem)}", markup=False)
-        if code == EXIT_MISMATCH:
-            out.print("[bold red]MISMATCH[/bold red]")
-        elif code == EXIT_NOT_SEARCHED:
-            out.print(f"[bold yellow]NOT VERIFIED[/]: consistent, but {summary['consistent_only']} leaves (more than "
-                      f"{args.max_empty} empty squares) were only checked against their own move values, not searched; "
-                      "raise --max-empty to search them")
-        else:
-            out.print("verified: every entry re-checked by search" if args.db else "verified")
-    return code
+    return print_verdict(args, summary, code, f"consistent, but {summary.get('consistent_only')} leaves (more than "
+                         f"{args.max_empty} empty squares) were only checked against their own move values, not "
+                         "searched; raise --max-empty to search them",
+                         "verified: every entry re-checked by search" if args.db else "verified")

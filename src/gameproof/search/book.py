@@ -1,8 +1,8 @@
 """Opening books in SQLite: solved positions keyed by canonical position key, with move values.
 
 An entry: key (decimal text, since keys may exceed SQLite's signed 64-bit integers), the record of
-a representative position, its ply, the value for the player to move, the value of each move
-(JSON, squares named on the representative), the search effort, and how it was proven
+a representative position (its moves' names), its ply, the value for the player to move, the value of
+each of its moves (JSON, keyed by move number on the representative), the search effort, and how it was proven
 (``df-pn`` at the book's leaves, ``children`` when backed up from entries one ply deeper, ``over``
 for finished games).
 """
@@ -38,7 +38,7 @@ class Entry:
     record: str
     plies: int
     value: Value
-    moves: dict[str, Value]
+    moves: dict[int, Value]
     nodes: int = 0
     seconds: float = 0.0
     method: str = "df-pn"
@@ -46,11 +46,12 @@ class Entry:
     @classmethod
     def from_json(cls, data: dict) -> Entry:
         """The entry :meth:`as_json` wrote."""
-        moves = {name: Value(value) for name, value in data["moves"].items()}
+        moves = {_move(move): Value(value) for move, value in data["moves"].items()}
         return cls(int(data["key"]), data["record"], data["plies"], Value(data["value"]), moves, data["nodes"],
                    data["seconds"], data["method"])
 
     def as_json(self) -> dict:
+        """The entry as JSON can hold it (its moves keyed by their numbers as text)."""
         return {"key": self.key, "record": self.record, "plies": self.plies, "value": self.value,
                 "moves": self.moves, "nodes": self.nodes, "seconds": round(self.seconds, 6), "method": self.method}
 
@@ -160,11 +161,20 @@ class Book:
             if not (isinstance(record, str) and type(plies) is int and isinstance(named, dict)
                     and type(nodes) is int and isinstance(seconds, (int, float)) and isinstance(method, str)):
                 raise ValueError("a field of the wrong type")
-            return Entry(self._key(key), record, plies, Value(value), {name: Value(v) for name, v in named.items()},
+            return Entry(self._key(key), record, plies, Value(value), {_move(m): Value(v) for m, v in named.items()},
                          nodes, seconds, method)
         except (TypeError, ValueError, RecursionError) as error:
             raise BadInput(f"{self.path}: a damaged entry (key {key!r}): {error}") from None
 
     def __len__(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM positions").fetchone()[0]
+
+
+def _move(move: object) -> int:
+    """A move number, or one as JSON keeps an object's key (its digits); ValueError for anything else."""
+    if type(move) is int and move >= 0:
+        return move
+    if not isinstance(move, str) or not is_ascii_number(move):
+        raise ValueError(f"the move {move!r} is not a move number")
+    return int(move)
 

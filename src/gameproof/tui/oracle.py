@@ -19,7 +19,7 @@ from gameproof.search.exact import final_value
 from gameproof.tui.game_view import Position, SearchSetup, view_of
 
 StopCheck = Callable[[], bool]
-#: Whether a book's entry passes the re-check a fresh answer would get (see :func:`gameproof.games.mnk.book.recheck`).
+#: Whether a book's entry passes the re-check a fresh answer would get (see :func:`gameproof.search.book_check.recheck`).
 Vetting = Callable[[Book, Entry], bool]
 Poll = Callable[[int, int, int], None]
 CHUNK = 1 << 14

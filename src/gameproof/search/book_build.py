@@ -1,0 +1,189 @@
+"""Building an opening book of any declared game: every position a given number of plies deep, one per
+class of positions equal up to the game's symmetries (by canonical key), solved as jobs (local processes
+or Ray, :mod:`gameproof.search.jobs`) and resumable, then backed up to the start from the children."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from gameproof.answers import Value
+from gameproof.errors import BadInput
+from gameproof.framework.game import Game
+from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
+from gameproof.search.book import Book, Entry
+from gameproof.search.book_game import Identity, open_book
+from gameproof.search.dfpn import Options
+from gameproof.search.exact import final_value
+from gameproof.search.jobs import Backend, Job, Progress, run_jobs
+from gameproof.search.solve import solve
+from gameproof.search.tt import SharedTable
+
+#: The most worker processes a build starts.
+MOST_WORKERS = 256
+#: The most leaves one book job solves: a killed build loses at most the jobs it was running.
+LEAVES_PER_JOB = 64
+
+
+def levels(start: RulesState, depth: int) -> list[list[RulesState]]:
+    """For each ply 0..depth from `start`, one representative per canonical key (finished games end their
+    line); positions are of `start`'s class."""
+    level = {start.key: start}
+    found = [list(level.values())]
+    for _ in range(depth):
+        following: dict[int, RulesState] = {}
+        for state in level.values():
+            for move in state.legal_moves():
+                state.play(move)
+                if state.key not in following:
+                    following[state.key] = state.copy()
+                state.undo()
+        level = following
+        found.append(list(level.values()))
+    return found
+
+
+def finished_entry(state: RulesState) -> Entry:
+    """The entry of a finished game."""
+    return Entry(state.key, state.record, len(state.history), final_value(state), {}, method="over")
+
+
+def from_children(state: RulesState, book: Book) -> tuple[Value, dict[int, Value]]:
+    """Value and move values of the unfinished ``state`` from book entries one ply deeper."""
+    moves = {}
+    for move in state.legal_moves():
+        state.play(move)
+        child = book.get(state.key)
+        state.undo()
+        if child is None:
+            raise BadInput(f"the book lacks the position after {state.record} {state.move_name(move)}".replace("  ", " "))
+        moves[move] = child.value.flipped()
+    return Value.best(moves.values()), moves
+
+
+def solve_leaves(game: str, records: list[str], options: Options, with_moves: bool) -> list[dict[str, Any]]:
+    """One book job: the entries (as JSON) of the positions after ``records`` in the game that ``game`` loads
+    (:func:`~gameproof.framework.registry.load_game`), siblings solved one after another on one table (they
+    share much), with their moves' values or without. Siblings tend to share their value, so each leaf's
+    first question is the one that settled the leaf before it in one search."""
+    rules = load_game(game)
+    entries = []
+    expect = None
+    for record in records:
+        state = RulesState(rules, record)
+        solution = solve(state, options, with_moves=with_moves, keep_table=True, expect=expect)  # one table a worker
+        expect = solution.value
+        entries.append(Entry(state.key, record, len(state.history), solution.value, dict(solution.moves),
+                             solution.nodes, solution.seconds).as_json())
+    return entries
+
+
+def subtree_jobs(leaves: list[RulesState], depth: int, game: Game, options: Options, with_moves: bool,
+                 workers: int) -> list[Job]:
+    """The leaves as jobs of at most :data:`LEAVES_PER_JOB` leaves below one ancestor two plies up (one ply up
+    below depth 3): a worker's table then serves the positions those leaves share. Groups are cut smaller
+    when there are fewer of them than workers (a shallow book), so that every worker has a job.
+    Misère 4×5 k3 to depth 3, two workers against one: 1.8–2.1× on one shared table; with a table per
+    worker 1.3× (1.5× with whole subtrees as jobs; one job per leaf was slower than one worker;
+    docs/benchmarks.md)."""
+    prefix = max(depth - 2, 1) if depth >= 2 else 0
+    groups: dict[tuple[int, ...], list[RulesState]] = {}
+    for leaf in leaves:
+        groups.setdefault(tuple(leaf.history[:prefix]), []).append(leaf)
+    size = LEAVES_PER_JOB
+    if groups and len(groups) < workers:
+        size = min(size, -(-max(len(group) for group in groups.values()) * len(groups) // workers))
+    chunks = [group[start:start + size] for group in groups.values() for start in range(0, len(group), size)]
+    loading = Identity.of(game).loading
+    return [Job(",".join(str(leaf.key) for leaf in chunk),
+                {"game": loading, "records": [leaf.record for leaf in chunk], "options": options,
+                 "with_moves": with_moves}) for chunk in chunks]
+
+
+class _BookJournal:
+    """The book is the journal of its own build: a job is done when the entries of all its leaves are there."""
+
+    def __init__(self, book: Book, report: BuildReport, jobs: list[Job]) -> None:
+        self.book, self.report, self.jobs = book, report, jobs
+
+    def finished(self) -> set[str]:
+        kept = {str(key) for key in self.book.keys()}
+        return {job.key for job in self.jobs if kept.issuperset(job.key.split(","))}
+
+    def record(self, key: str, result: list[dict[str, Any]], seconds: float) -> None:
+        entries = [Entry.from_json(data) for data in result]
+        self.book.put_all(entries)  # one transaction: a job's leaves are kept together or not at all
+        for entry in entries:
+            self.report.solved += 1
+            self.report.nodes += entry.nodes
+            self.report.seconds += entry.seconds
+
+
+@contextmanager
+def _table_for(backend: Backend, workers: int, options: Options) -> Iterator[Options]:
+    """``options`` naming one transposition table in shared memory for the local worker processes (they
+    prove much the same positions), released afterwards. One worker runs in this process on a table of
+    its own (kept for later builds); Ray's workers may be on other machines and keep a table each."""
+    if backend is not Backend.LOCAL or workers == 1:
+        yield options
+        return
+    table = SharedTable(options.tt_mb)
+    try:
+        yield replace(options, shared_table=table.name)
+    finally:
+        table.release()
+
+
+@dataclass
+class BuildReport:
+    """What a build did: leaves solved now and found already solved, entries in the book, effort."""
+
+    solved: int = 0
+    skipped: int = 0
+    entries: int = 0
+    nodes: int = 0
+    seconds: float = 0.0  # solving time summed over the leaves solved now
+    wall_seconds: float = 0.0
+
+
+def build(game: Game, depth: int, path: str | Path, *, workers: int = 1, options: Options = Options(),
+          values_only: bool = False, backend: Backend = Backend.LOCAL, address: str | None = None,
+          progress: Progress | None = None) -> BuildReport:
+    """Solve every symmetry-distinct position ``depth`` plies deep as jobs (resuming a partial file: the
+    book is the journal), then back up. ``values_only`` leaves keep their value only (faster)."""
+    if not 0 <= depth <= game.max_plies:
+        raise BadInput(f"--depth must be between 0 and {game.max_plies} (the most plies a game of {game.name} "
+                       f"lasts), got {depth}")
+    if not 1 <= workers <= MOST_WORKERS:
+        raise BadInput(f"--workers must be between 1 and {MOST_WORKERS}, got {workers}")
+    began = time.perf_counter()
+    book, game, depth = open_book(path, game, depth)
+    report = BuildReport()
+    with book:
+        leaves = "values" if values_only else "moves"
+        if book.meta().setdefault("leaves", leaves) != leaves:
+            raise BadInput(f"{path} keeps its leaves' {book.meta()['leaves']} only; resume it the same way")
+        book.set_meta(leaves=leaves)
+        layers = levels(RulesState(game), depth)
+        done = book.keys()
+        todo = [s for s in layers[depth] if not s.is_over()]
+        report.skipped = sum(1 for s in todo if s.key in done)
+        for state in (s for layer in layers for s in layer if s.is_over() and s.key not in done):
+            book.put(finished_entry(state))
+        with _table_for(backend, workers, options) as shared:
+            jobs = subtree_jobs(todo, depth, game, shared, not values_only, workers)
+            run_jobs(solve_leaves, jobs, _BookJournal(book, report, jobs), backend=backend, workers=workers,
+                     address=address, progress=progress)
+        for layer in reversed(layers[:depth]):
+            for state in layer:
+                if not state.is_over():
+                    value, moves = from_children(state, book)
+                    book.put(Entry(state.key, state.record, len(state.history), value, moves, method="children"))
+        report.entries = len(book)
+    report.wall_seconds = time.perf_counter() - began
+    return report
