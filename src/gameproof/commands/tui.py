@@ -72,17 +72,18 @@ def run_game(args: argparse.Namespace) -> int:
 
 def _play(state: Position, oracle: Oracle | None = None) -> int:
     """Open the game screen on `state`, its values from `oracle` (by default: the game's search alone)."""
-    from gameproof.tui.game_app import GameApp
+    from gameproof.tui.app import GameproofApp
     from gameproof.tui.game_model import GameSession
     from gameproof.tui.oracle import Oracle
 
-    GameApp(GameSession(state), oracle or Oracle()).run()
+    GameproofApp.game(GameSession(state), oracle or Oracle()).run()
     return 0
 
 
 def run_othello(args: argparse.Namespace) -> int:
-    from gameproof.tui.othello_app import OthelloApp
+    """Open the Othello record viewer on the record in `args`."""
+    from gameproof.tui.app import GameproofApp
     from gameproof.tui.othello_model import RecordViewer
 
-    OthelloApp(RecordViewer.from_record(args.record)).run()
+    GameproofApp.record(RecordViewer.from_record(args.record)).run()
     return 0
