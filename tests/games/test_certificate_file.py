@@ -70,6 +70,9 @@ def test_the_example_file_is_named_as_given_and_accepted(tmp_path, capsys, monke
     assert (header["game"], header["rules_file"], header["rules_sha256"]) == ("domineering:4,4", EXAMPLE,
                                                                               sha256(ROOT / EXAMPLE))
     assert "move_bytes" not in header  # Domineering's moves fit a byte
+    assert main(["certificate", "check", str(certificate), "--json"]) == 0
+    checked = json.loads(capsys.readouterr().out)
+    assert checked["accepted"] and checked["rules_file"] == {"path": EXAMPLE, "sha256": sha256(ROOT / EXAMPLE)}
 
 
 def test_a_copy_elsewhere_is_accepted_then_refused_once_changed(copied, tmp_path, capsys):

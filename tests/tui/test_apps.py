@@ -131,12 +131,13 @@ def test_othello_moves_by_click_and_by_typing():
 def test_every_command_line_opens_the_one_app_on_its_screen(monkeypatch):
     opened = []
     monkeypatch.setattr(GameproofApp, "run", lambda app: opened.append(app))
-    for argv, screen in [(["tui", "othello", RECORD33], RecordScreen), (["tui", "othello"], RecordScreen),
+    for argv, screen in [(["tui", "othello", RECORD33], RecordScreen), (["tui", "othello", "--record", "f5d6"], RecordScreen),
+                         (["tui", "othello"], RecordScreen),
                          (["tui", "othello:4"], GameScreen), (["tui", "mnk", "--rows", "3", "--cols", "3", "--k", "3"],
                                                               GameScreen)]:
         assert main(argv) == 0
         assert type(opened[-1]) is GameproofApp and type(opened[-1].first) is screen
-    assert opened[0].first.viewer.record == RECORD33
+    assert [app.first.viewer.record for app in opened[:3]] == [RECORD33, "f5d6", ""]
     modules = [importlib.import_module(f"gameproof.tui.{module.name}") for module in pkgutil.iter_modules(gameproof.tui.__path__)]
     apps = {cls for module in modules for _, cls in inspect.getmembers(module, inspect.isclass)
             if issubclass(cls, textual.app.App) and cls.__module__.startswith("gameproof.")}

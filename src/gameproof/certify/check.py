@@ -90,7 +90,10 @@ class Report:
         return self.finding is None
 
     def to_json(self) -> dict[str, Any]:
-        return {"certificate": self.path, "game": self.game, "played": self.played,
+        rules = self.header.rules_file
+        return {"certificate": self.path, "game": self.game,
+                "rules_file": None if rules is None else {"path": rules.path, "sha256": rules.sha256},
+                "played": self.played,
                 "to_move": None if self.to_move is None else self.names[self.to_move],
                 "claimed": self.header.value.value, "accepted": self.accepted,
                 "value": None if self.value is None else self.value.value,
