@@ -212,15 +212,20 @@ def _game(path: str, header: Header) -> Game:
     return game
 
 
+def _pass_move(game: Game) -> int:
+    """The move code of the pass in `game`."""
+    return PASS
+
+
 def _replay(game: Game, header: Header) -> tuple[tuple[int, ...], int] | Finding:
     """The root: the header's moves played from the start (words, side to move), or what is wrong with them."""
-    rules = game.rules
+    rules, passing = game.rules, _pass_move(game)
     words, to_move = tuple(rules.start()), 0
     for number, move in enumerate(header.moves, start=1):
         legal = rules.legal(*words)
-        if legal and move < PASS and legal >> move & 1:
+        if move != passing and legal >> move & 1:
             words = tuple(rules.play(*words, 1 << move))
-        elif not legal and move == PASS and rules.result(*words) == ONGOING and hasattr(rules, "pass_turn"):
+        elif not legal and move == passing and rules.result(*words) == ONGOING and hasattr(rules, "pass_turn"):
             words = tuple(rules.pass_turn(*words))
         else:
             return Finding(f"the root's move {number} (move number {move}) is not legal there", board=_drawn(game, words, to_move),
@@ -245,7 +250,7 @@ class _PartChecker:
         """The first thing wrong with the part (None if it proves its claim); counts into `report.checked`."""
         rules = self.game.rules
         legal_of, play, result_of = rules.legal, rules.play, rules.result
-        pass_turn = getattr(rules, "pass_turn", None)
+        pass_turn, passing = getattr(rules, "pass_turn", None), _pass_move(self.game)
         key = self.images.key
         claimant, draw_ok = part.claimant, part.goal is Goal.DRAW
         size = len(rules.start())
@@ -275,9 +280,9 @@ class _PartChecker:
                 if pass_turn is None:
                     return "no legal move, and the game has no passes"
             if to_move == claimant:
-                if move == PASS and not legal:
+                if move == passing and not legal:
                     child = pass_turn(*words)
-                elif move < PASS and legal >> move & 1:
+                elif move != passing and legal >> move & 1:
                     child = play(*words, 1 << move)
                 else:
                     return f"the chosen move {self._move_name(move)} is not legal"
