@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gameproof.certify.check import Images, check_certificate
-from gameproof.certify.records import NO_MOVE, CertificateReader, Goal, Part, Value, record_layout, write_certificate
+from gameproof.certify.records import CertificateReader, Goal, Part, Value, no_move, record_layout, write_certificate
 from gameproof.cli import main
 from gameproof.errors import BadInput
 from gameproof.framework.declaration import DRAW, LOSS, ONGOING, WIN
@@ -239,7 +239,7 @@ def naive_part(game, root, claimant: int, goal: Goal) -> list[tuple[int, ...]]:
         for m in moves:
             if outcome(children[m], 1 - to_move) is None:
                 visit(children[m], 1 - to_move)
-        records.append((*words, to_move, chosen if to_move == claimant else NO_MOVE))
+        records.append((*words, to_move, chosen if to_move == claimant else no_move(1)))
 
     visit(*root)
     return records

@@ -84,8 +84,9 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(fields=st.dictionaries(st.sampled_from(["format", "version", "game", "moves", "played", "value", "words",
-                                               "word_bytes", "parts", "extra"]),
-                              JSON | st.sampled_from(["win", "loss", "draw", "b2", "a1 b1", [4], [4, 0], 1, 2])
+                                               "word_bytes", "parts", "rules_file", "rules_sha256",
+                                               "move_bytes", "extra"]),
+                              JSON | st.sampled_from(["win", "loss", "draw", "b2", "a1 b1", [4], [4, 0], 1, 2, "0" * 64])
                               | st.integers(1, 3000).map(lambda depth: ["NEST", depth]), min_size=1, max_size=3))
 def test_fuzzed_headers_never_crash_nor_accept_another_claim(draw, tmp_path_factory, capsys, fields):
     header, rest = draw

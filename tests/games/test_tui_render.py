@@ -17,7 +17,7 @@ from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 from gameproof.render.game_svg import SQUARE_FILL, game_svg
 from gameproof.search.solve import solve
-from gameproof.tui.game_app import GameApp
+from gameproof.tui.app import GameproofApp
 from gameproof.tui.game_model import GameSession
 from gameproof.tui.game_view import view_of
 from gameproof.tui.keys import SquareEntry
@@ -46,8 +46,8 @@ def must_pass_record(name: str = "othello:4") -> str:
     return min(found, key=lambda record: len(record.split()))
 
 
-def app_for(name: str, moves: str = "") -> GameApp:
-    return GameApp(GameSession(RulesState(load_game(name), moves)), Oracle())
+def app_for(name: str, moves: str = "") -> GameproofApp:
+    return GameproofApp.game(GameSession(RulesState(load_game(name), moves)), Oracle())
 
 
 async def settle(app, pilot) -> None:
@@ -56,13 +56,13 @@ async def settle(app, pilot) -> None:
     await pilot.pause()
 
 
-def side_text(app: GameApp) -> str:
+def side_text(app: GameproofApp) -> str:
     """The text beside the board: status, value and principal line."""
     return "\n".join(str(app.query_one(f"#{name}", Static).render()) for name in ("status", "value", "line"))
 
 
-def cell_classes(app: GameApp, move: int) -> set[str]:
-    return set(app.query_one(f"#sq-{app.session.view.cell_of(move)}").classes)
+def cell_classes(app: GameproofApp, move: int) -> set[str]:
+    return set(app.query_one(f"#sq-{app.screen.session.view.cell_of(move)}").classes)
 
 
 # --- the model, without Textual -----------------------------------------------------------------------
@@ -129,20 +129,20 @@ def test_connect4_clicks_columns_shows_values_and_plays_perfectly():
         app = app_for(CONNECT4)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.click("#sq-17")  # c4: the top cell of column c
-            assert app.session.record == "c"
+            assert app.screen.session.record == "c"
             await pilot.press("d")  # a typed column
-            assert app.session.record == "c d"
+            assert app.screen.session.record == "c d"
             await settle(app, pilot)
-            state = app.session.state
+            state = app.screen.session.state
             expected = solve(state).moves
-            assert app.session.values == expected
+            assert app.screen.session.values == expected
             assert {state.move_name(m) for m in expected} == set("abcde")
             for move, value in expected.items():
                 assert value in cell_classes(app, move)
-            value = app.session.value
+            value = app.screen.session.value
             await pilot.press("p")
-            played = app.session.state.history[-1]
-            assert expected[played] == value and app.session.record.count(" ") == 2
+            played = app.screen.session.state.history[-1]
+            assert expected[played] == value and app.screen.session.record.count(" ") == 2
     asyncio.run(scenario())
 
 
@@ -151,17 +151,17 @@ def test_othello_says_the_side_must_pass_and_passes():
         app = app_for("othello:4", must_pass_record())
         async with app.run_test(size=SIZE, notifications=True) as pilot:
             await settle(app, pilot)
-            text, mover = side_text(app), app.session.mover
+            text, mover = side_text(app), app.screen.session.mover
             assert f"{mover} to move: no move but a pass (space)" in text
-            assert f"value for {mover}: {app.session.values[PASS]}" in text
+            assert f"value for {mover}: {app.screen.session.values[PASS]}" in text
             await pilot.click("#sq-0")  # a1: no square can be played
             await pilot.pause()
-            assert app.session.state.history[-1] != PASS
+            assert app.screen.session.state.history[-1] != PASS
             assert any("not legal" in n.message for n in app._notifications)
             await pilot.press("space")
-            assert app.session.state.history[-1] == PASS and app.session.mover != mover
+            assert app.screen.session.state.history[-1] == PASS and app.screen.session.mover != mover
             await settle(app, pilot)
-            assert app.session.complete and "no move but a pass" not in side_text(app)
+            assert app.screen.session.complete and "no move but a pass" not in side_text(app)
     asyncio.run(scenario())
 
 
@@ -172,12 +172,12 @@ def test_domineering_from_its_file_played_perfectly():
             await settle(app, pilot)
             assert "value for vertical: win" in side_text(app)
             await pilot.press("b", "2")  # a winning move, typed
-            assert app.session.state.marks().count("#") == 2
+            assert app.screen.session.state.marks().count("#") == 2
             await settle(app, pilot)
-            while not app.session.state.is_over():
+            while not app.screen.session.state.is_over():
                 await pilot.press("p")
                 await settle(app, pilot)
-            assert app.session.result() == "vertical won"
+            assert app.screen.session.result() == "vertical won"
             assert "game over: vertical won" in side_text(app)
     asyncio.run(scenario())
 

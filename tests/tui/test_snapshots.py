@@ -10,10 +10,9 @@ import sys
 from pathlib import Path
 
 from gameproof.games.mnk.state import MnkGame, MnkState
-from gameproof.tui.game_app import GameApp
+from gameproof.tui.app import GameproofApp
 from gameproof.tui.game_model import GameSession
 from gameproof.tui.oracle import Oracle
-from gameproof.tui.othello_app import OthelloApp
 from gameproof.tui.othello_model import RecordViewer
 
 SIZE = (100, 30)
@@ -24,7 +23,7 @@ RECORD33 = "f5f6e6f4g7c6g3e7d6f3e3d3b7d7c2g2g1c3b2b3b4f7g5c4c7c8e2"
 
 async def mnk_screenshot() -> str:
     """Misère tic-tac-toe after b1, every value proven."""
-    app = GameApp(GameSession(MnkState(MnkGame(3, 3, 3, "misere"), "b1")), Oracle())
+    app = GameproofApp.game(GameSession(MnkState(MnkGame(3, 3, 3, "misere"), "b1")), Oracle())
     app.animation_level = "none"
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()
@@ -34,7 +33,7 @@ async def mnk_screenshot() -> str:
 
 async def othello_screenshot() -> str:
     """The 33-move position at the end of its record."""
-    app = OthelloApp(RecordViewer.from_record(RECORD33))
+    app = GameproofApp.record(RecordViewer.from_record(RECORD33))
     app.animation_level = "none"
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("end")

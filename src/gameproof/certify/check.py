@@ -2,10 +2,12 @@
 
 What this module imports, and why that keeps it independent of the search that built the certificate:
 
-- :mod:`gameproof.certify.records`, to read the file;
-- :func:`gameproof.framework.registry.load_game`, for the game's declaration by name: its rule functions
-  (``start``, ``legal``, ``play``, ``result``, ``pass_turn``) bound to the game's parameters as plain
-  Python, its board and its declared symmetries (:mod:`gameproof.framework.declaration`);
+- :mod:`gameproof.certify.records`, to read the file (and hash a game's rules file);
+- :func:`gameproof.framework.registry.load_game`, for the game's declaration by name (or from the rules
+  file the certificate names, once that file is found to hold what it held when the certificate was
+  written): its rule functions (``start``, ``legal``, ``play``, ``result``, ``pass_turn``) bound to the
+  game's parameters as plain Python, its board and its declared symmetries
+  (:mod:`gameproof.framework.declaration`);
 - :class:`gameproof.framework.state.RulesState`, only to draw a position that is rejected.
 
 Nothing from :mod:`gameproof.search`, the numba kernels or their keys: legal moves, results, passes and
@@ -28,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gameproof.answers import Value
-from gameproof.certify.records import NO_MOVE, CertificateReader, Goal, Header, Part
+from gameproof.certify.records import CertificateReader, Goal, Header, Part, file_sha256
 from gameproof.errors import BadInput
 from gameproof.framework.declaration import DRAW, LOSS, ONGOING, PASS, WIN, Symmetry
 from gameproof.framework.game import Game
@@ -88,7 +90,10 @@ class Report:
         return self.finding is None
 
     def to_json(self) -> dict[str, Any]:
-        return {"certificate": self.path, "game": self.game, "played": self.played,
+        rules = self.header.rules_file
+        return {"certificate": self.path, "game": self.game,
+                "rules_file": None if rules is None else {"path": rules.path, "sha256": rules.sha256},
+                "played": self.played,
                 "to_move": None if self.to_move is None else self.names[self.to_move],
                 "claimed": self.header.value.value, "accepted": self.accepted,
                 "value": None if self.value is None else self.value.value,
@@ -146,16 +151,15 @@ class Images:
 
 
 def check_certificate(path: str, progress: Callable[[int, int], None] | None = None) -> Report:
-    """Check the certificate in the file `path`. BadInput (one line) when the file is malformed or names an
-    unknown game; otherwise a report, whose finding names the position where the proof fails.
+    """Check the certificate in the file `path`. BadInput (one line) when the file is malformed, names an
+    unknown game, or names a rules file that is missing or holds other content than it did when the
+    certificate was written; otherwise a report, whose finding names the position where the proof fails.
 
     ``progress`` is called with (positions checked, positions in the file) now and then."""
     start = time.perf_counter()
     with CertificateReader(path) as reader:
         header = reader.header
-        if header.game.partition(":")[0].strip().endswith(".py"):
-            raise BadInput(f"certificate {path}: names the game file {header.game!r}; certificates name registered games")
-        game = load_game(header.game)
+        game = _game(path, header)
         words = len(game.rules.start())
         if header.words != words:
             raise BadInput(f"certificate {path}: records of {header.words} words, but a {game.name} position has {words}")
@@ -170,7 +174,7 @@ def check_certificate(path: str, progress: Callable[[int, int], None] | None = N
             report.finding = root
             return report
         report.to_move = root[1]
-        checker = _PartChecker(game, Images(game), root, progress)
+        checker = _PartChecker(game, Images(game), root, header.no_move, progress)
         for index, (part, records) in enumerate(reader.parts(), start=1):
             part_start = time.perf_counter()
             part_report = PartReport(part)
@@ -185,15 +189,43 @@ def check_certificate(path: str, progress: Callable[[int, int], None] | None = N
     return report
 
 
+def _game(path: str, header: Header) -> Game:
+    """The certificate's game from the registry: by its name, or from the rules file the header names (by
+    its path as given, with the game's parameters) once the file's content has the hash the header gives."""
+    if header.rules_file is None:
+        if header.game.partition(":")[0].strip().endswith(".py"):
+            raise BadInput(f"certificate {path}: names the game file {header.game!r} without its rules_file and "
+                           "rules_sha256")
+        return load_game(header.game)
+    rules = header.rules_file
+    try:
+        digest = file_sha256(rules.path)
+    except BadInput as error:
+        raise BadInput(f"certificate {path}: {error}") from None
+    if digest != rules.sha256:
+        raise BadInput(f"certificate {path}: the rules file changed since the certificate was written ({rules.path!r} "
+                       f"has sha256 {digest}, not {rules.sha256})")
+    parameters = header.game.partition(":")[2]
+    game = load_game(f"{rules.path}:{parameters}" if parameters else rules.path)
+    if game.name != header.game:
+        raise BadInput(f"certificate {path}: the rules file {rules.path!r} declares {game.name}, not {header.game!r}")
+    return game
+
+
+def _pass_move(game: Game) -> int:
+    """The move code of the pass in `game`."""
+    return PASS
+
+
 def _replay(game: Game, header: Header) -> tuple[tuple[int, ...], int] | Finding:
     """The root: the header's moves played from the start (words, side to move), or what is wrong with them."""
-    rules = game.rules
+    rules, passing = game.rules, _pass_move(game)
     words, to_move = tuple(rules.start()), 0
     for number, move in enumerate(header.moves, start=1):
         legal = rules.legal(*words)
-        if legal and move < PASS and legal >> move & 1:
+        if move != passing and legal >> move & 1:
             words = tuple(rules.play(*words, 1 << move))
-        elif not legal and move == PASS and rules.result(*words) == ONGOING and hasattr(rules, "pass_turn"):
+        elif not legal and move == passing and rules.result(*words) == ONGOING and hasattr(rules, "pass_turn"):
             words = tuple(rules.pass_turn(*words))
         else:
             return Finding(f"the root's move {number} (move number {move}) is not legal there", board=_drawn(game, words, to_move),
@@ -208,9 +240,9 @@ def _replay(game: Game, header: Header) -> tuple[tuple[int, ...], int] | Finding
 class _PartChecker:
     """Checks parts record by record against the game's rules."""
 
-    def __init__(self, game: Game, images: Images, root: tuple[tuple[int, ...], int],
+    def __init__(self, game: Game, images: Images, root: tuple[tuple[int, ...], int], no_move: int,
                  progress: Callable[[int, int], None] | None) -> None:
-        self.game, self.images, self.progress = game, images, progress
+        self.game, self.images, self.no_move, self.progress = game, images, no_move, progress
         self.root_key = images.key(*root)
         self.checked_before = 0
 
@@ -218,7 +250,7 @@ class _PartChecker:
         """The first thing wrong with the part (None if it proves its claim); counts into `report.checked`."""
         rules = self.game.rules
         legal_of, play, result_of = rules.legal, rules.play, rules.result
-        pass_turn = getattr(rules, "pass_turn", None)
+        pass_turn, passing = getattr(rules, "pass_turn", None), _pass_move(self.game)
         key = self.images.key
         claimant, draw_ok = part.claimant, part.goal is Goal.DRAW
         size = len(rules.start())
@@ -248,15 +280,15 @@ class _PartChecker:
                 if pass_turn is None:
                     return "no legal move, and the game has no passes"
             if to_move == claimant:
-                if move == PASS and not legal:
+                if move == passing and not legal:
                     child = pass_turn(*words)
-                elif move < PASS and legal >> move & 1:
+                elif move != passing and legal >> move & 1:
                     child = play(*words, 1 << move)
                 else:
                     return f"the chosen move {self._move_name(move)} is not legal"
                 reason = flaw(tuple(child), 1 - to_move)
                 return None if reason is None else f"the chosen move {self._move_name(move)} leads to {reason}"
-            if move != NO_MOVE:
+            if move != self.no_move:
                 return f"{names[claimant]}'s opponent is to move, but the record chooses a move ({move})"
             if not legal:
                 reason = flaw(tuple(pass_turn(*words)), 1 - to_move)

@@ -1,20 +1,24 @@
 """The certificate file: gzip around a JSON header line, then for each part a JSON line and fixed-size records.
 
 The header: ``{"format": "gameproof-certificate", "version": 1, "game": "mnk-misere:4,4,3", "moves": [5, 10],
-"played": "b2 c3", "value": "loss", "words": 2, "word_bytes": 2, "parts": 1}`` -- the game by registry
-name, the moves from its start to the root (move numbers; ``played`` names them for people, and the checker
-rejects a ``played`` that names other moves), the value
-claimed for the side to move at the root, and the record layout. Each part:
+"played": "b2 c3", "value": "loss", "words": 2, "word_bytes": 2, "parts": 1}`` -- the game by name with
+its parameters, the moves from its start to the root (move codes; ``played`` names them for people, and
+the checker rejects a ``played`` that names other moves), the value claimed for the side to move at the
+root, and the record layout. A game loaded from a file adds ``"rules_file": "examples/domineering.py",
+"rules_sha256": "…"`` after ``game``: the file's path as it was given and the sha256 of its content. A game
+whose move codes do not fit a byte adds ``"move_bytes"`` (2, 4 or 8; absent, it is 1), so the
+certificates of games with one-byte moves are what they were. Each part:
 ``{"claimant": 1, "goal": "win", "nodes": N}`` and N records, one per position: its words
 (little-endian, ``word_bytes`` each), the side to move (one byte) and, where the claimant is to move,
-the move chosen (one byte; :data:`NO_MOVE` at the other side's positions). Malformed input raises
-:class:`~gameproof.errors.BadInput` with one line.
+the move chosen (``move_bytes``; :attr:`Header.no_move` at the other side's positions). Malformed input
+raises :class:`~gameproof.errors.BadInput` with one line.
 """
 
 from __future__ import annotations
 
 import enum
 import gzip
+import hashlib
 import json
 import struct
 import zlib
@@ -26,12 +30,13 @@ from typing import IO, Any, NoReturn
 from gameproof.answers import Value
 from gameproof.atomic import atomic_output
 from gameproof.errors import BadInput
+from gameproof.framework.declaration import MAX_WORDS
 
 FORMAT = "gameproof-certificate"
 VERSION = 1
-#: The move byte of a position where the claimant's opponent is to move.
-NO_MOVE = 255
+#: The struct code of an unsigned little-endian field of each size in bytes.
 WORD_BYTES = {1: "B", 2: "H", 4: "I", 8: "Q"}
+_SHA256 = frozenset("0123456789abcdef")
 _MAX_HEADER = 1 << 20
 _BLOCK = 1 << 16  # records read at a time
 
@@ -41,6 +46,19 @@ class Goal(enum.Enum):
 
     WIN = "win"
     DRAW = "draw"
+
+
+@dataclass(frozen=True)
+class RulesFile:
+    """The file a game was loaded from: its path as given, and the sha256 (hex) of its content."""
+
+    path: str
+    sha256: str
+
+    @classmethod
+    def of(cls, path: str) -> RulesFile:
+        """The file at `path` with the hash of what it holds now (BadInput when it cannot be read)."""
+        return cls(path, file_sha256(path))
 
 
 @dataclass(frozen=True)
@@ -54,11 +72,23 @@ class Header:
     words: int
     word_bytes: int
     parts: int
+    rules_file: RulesFile | None = None  # for a game loaded from a file
+    move_bytes: int = 1
+
+    @property
+    def no_move(self) -> int:
+        """The move field of a position where the claimant's opponent is to move."""
+        return no_move(self.move_bytes)
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "version": VERSION, "game": self.game, "moves": list(self.moves),
-                "played": self.played, "value": self.value.value, "words": self.words,
-                "word_bytes": self.word_bytes, "parts": self.parts}
+        data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": self.game}
+        if self.rules_file is not None:
+            data |= {"rules_file": self.rules_file.path, "rules_sha256": self.rules_file.sha256}
+        data |= {"moves": list(self.moves), "played": self.played, "value": self.value.value, "words": self.words,
+                 "word_bytes": self.word_bytes}
+        if self.move_bytes != 1:
+            data["move_bytes"] = self.move_bytes
+        return data | {"parts": self.parts}
 
 
 @dataclass(frozen=True)
@@ -78,9 +108,31 @@ def word_bytes(bits: int) -> int:
     return next(size for size in WORD_BYTES if bits <= 8 * size)
 
 
-def record_layout(words: int, size: int) -> struct.Struct:
-    """A record: `words` words of `size` bytes, the side to move, the chosen move."""
-    return struct.Struct("<" + WORD_BYTES[size] * words + "BB")
+def move_bytes(pass_move: int) -> int:
+    """The fewest bytes (1, 2, 4 or 8) of a move field that holds every move code up to `pass_move` (the
+    pass, the largest code) and, above them all, :attr:`Header.no_move`."""
+    return word_bytes((pass_move + 1).bit_length())
+
+
+def no_move(move_size: int) -> int:
+    """The move field of a position where the claimant's opponent is to move: the largest value of a field
+    of `move_size` bytes."""
+    return (1 << 8 * move_size) - 1
+
+
+def record_layout(words: int, size: int, move_size: int = 1) -> struct.Struct:
+    """A record: `words` words of `size` bytes, the side to move (a byte), the chosen move (`move_size` bytes)."""
+    return struct.Struct("<" + WORD_BYTES[size] * words + "B" + WORD_BYTES[move_size])
+
+
+def file_sha256(path: str) -> str:
+    """The sha256 (hex) of the content of the file at `path`; BadInput (one line) when it cannot be read."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except FileNotFoundError:
+        raise BadInput(f"the rules file {path!r} is missing") from None
+    except (OSError, ValueError) as error:  # ValueError: a path with a NUL character
+        raise BadInput(f"cannot read the rules file {path!r}: {getattr(error, 'strerror', None) or error}") from None
 
 
 def write_certificate(path: str | Path, header: Header, parts: Sequence[tuple[Part, bytes]]) -> int:
@@ -112,7 +164,7 @@ class CertificateReader:
         except OSError as error:
             raise BadInput(f"cannot read {path}: {error.strerror or error}") from None
         self.header = self._header()
-        self.layout = record_layout(self.header.words, self.header.word_bytes)
+        self.layout = record_layout(self.header.words, self.header.word_bytes, self.header.move_bytes)
 
     def __enter__(self) -> CertificateReader:
         return self
@@ -146,14 +198,27 @@ class CertificateReader:
             self._bad(f"not a certificate (no \"format\": \"{FORMAT}\" in its first line)")
         if data.get("version") != VERSION:
             self._bad(f"format version {data.get('version')!r}; this gameproof reads version {VERSION}")
-        moves = data.get("moves")
-        if not isinstance(moves, list) or not all(type(m) is int and 0 <= m <= 64 for m in moves):
-            self._bad("\"moves\" must be a list of move numbers 0..64")
-        size = _integer(data, "word_bytes", 1, 8)
-        if size not in WORD_BYTES:
-            self._bad("\"word_bytes\" must be 1, 2, 4 or 8")
+        size, move_size = self._field_bytes(data, "word_bytes"), self._field_bytes(data, "move_bytes", 1)
+        moves, most = data.get("moves"), no_move(move_size) - 1
+        if not isinstance(moves, list) or not all(type(m) is int and 0 <= m <= most for m in moves):
+            self._bad(f"\"moves\" must be a list of move codes 0..{most}")
+        rules_file = None
+        if "rules_file" in data or "rules_sha256" in data:
+            digest = _text(data, "rules_sha256")
+            if len(digest) != 64 or not set(digest) <= _SHA256:
+                self._bad("\"rules_sha256\" must be 64 lowercase hex digits")
+            rules_file = RulesFile(_text(data, "rules_file"), digest)
         return Header(_text(data, "game"), tuple(moves), _text(data, "played"), _enum(data, "value", Value),
-                      _integer(data, "words", 1, 4), size, _integer(data, "parts", 1, 2))
+                      _integer(data, "words", 1, MAX_WORDS), size, _integer(data, "parts", 1, 2), rules_file, move_size)
+
+    def _field_bytes(self, data: dict[str, Any], name: str, absent: int | None = None) -> int:
+        """The size in bytes that the header gives a record field (`absent` when it gives none and may)."""
+        if absent is not None and name not in data:
+            return absent
+        size = _integer(data, name, 1, 8)
+        if size not in WORD_BYTES:
+            self._bad(f"\"{name}\" must be 1, 2, 4 or 8")
+        return size
 
     def _json_line(self, what: str) -> dict[str, Any]:
         try:

@@ -201,12 +201,13 @@ def require_moves_on_cells(state: RulesState, what: str) -> None:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    return solve_and_report(_state(args), args)
+    return solve_and_report(_state(args), args, source=args.game)
 
 
-def solve_and_report(state, args: argparse.Namespace) -> int:
+def solve_and_report(state, args: argparse.Namespace, source: str | None = None) -> int:
     """Solve a position with the search options in `args` and print its value and its moves' values (and
-    write a certificate of the value where `args.certificate` names a file)."""
+    write a certificate of the value where `args.certificate` names a file; `source` is the game as it was
+    named, ``FILE.py:PARAMS`` for a game from a file, by default its registered name)."""
     from gameproof.search.solve import solve
 
     options = options_from_args(args)
@@ -215,13 +216,13 @@ def solve_and_report(state, args: argparse.Namespace) -> int:
     if certificate_path is not None:  # its folder was checked with the arguments
         from gameproof.search.certificate import check_certifiable
 
-        check_certifiable(state)
+        check_certifiable(state, source)
     with search_progress(args.quiet or args.json) as progress:
         solution = solve(state, options, with_moves=not args.value_only, progress=progress, engine=engine,
                          keep_table=certificate_path is not None)
     written = None
     if certificate_path is not None:
-        written = _write_certificate(state, options, certificate_path, solution.value, args.quiet or args.json)
+        written = _write_certificate(state, source, options, certificate_path, solution.value, args.quiet or args.json)
     moves = {state.move_name(m): v for m, v in solution.moves.items()}
     names = state.game.spec.player_names
     if args.json:
@@ -244,9 +245,10 @@ def solve_and_report(state, args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_certificate(state: RulesState, options: Options, path: str, value: str, quiet: bool) -> dict[str, Any]:
+def _write_certificate(state: RulesState, source: str | None, options: Options, path: str, value: str,
+                       quiet: bool) -> dict[str, Any]:
     """Build the certificate of `state`'s value (`value`, as solved) from the df-pn table kept by the solve,
-    and write it to `path`."""
+    and write it to `path` (`source`: the game as it was named)."""
     from gameproof.certify.records import write_certificate
     from gameproof.commands.certificate import describe_certificate
     from gameproof.search.certificate import certify
@@ -257,7 +259,7 @@ def _write_certificate(state: RulesState, options: Options, path: str, value: st
             if show is not None:
                 show(f"certificate: {nodes:,} positions")
 
-        certificate = certify(state, kept_search(state.game, options), progress)
+        certificate = certify(state, kept_search(state.game, options), progress, source)
     if certificate.header.value.value != value:
         raise RuntimeError(f"the solve found {value}, but df-pn certified {certificate.header.value.value}")
     size = write_certificate(path, certificate.header, certificate.parts)

@@ -34,8 +34,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     othello = sub.add_parser("othello", help="step through an Othello record; legal moves marked and counted",
                              description="Step through RECORD ply by ply (left/right, home/end), legal moves marked "
                              "and counted; m jumps to the ply with the most legal moves; a click or a typed square "
-                             "plays a move there; p passes; q quits.")
-    othello.add_argument("record", nargs="?", default="", metavar="RECORD", help="move record such as f5d6c3")
+                             "plays a move there; p passes; q quits. (`tui othello:8` plays Othello on the game "
+                             "screen instead.)")
+    records = othello.add_mutually_exclusive_group()
+    records.add_argument("record", nargs="?", default="", metavar="RECORD", help="move record such as f5d6c3")
+    records.add_argument("--record", dest="record_option", metavar="RECORD", help="the same, as an option")
     othello.set_defaults(handler=run_othello)
 
     game = sub.add_parser(GAME_SUBCOMMAND, help="play any declared game (`gameproof tui connect4:5,4` is short for "
@@ -72,17 +75,19 @@ def run_game(args: argparse.Namespace) -> int:
 
 def _play(state: Position, oracle: Oracle | None = None) -> int:
     """Open the game screen on `state`, its values from `oracle` (by default: the game's search alone)."""
-    from gameproof.tui.game_app import GameApp
+    from gameproof.tui.app import GameproofApp
     from gameproof.tui.game_model import GameSession
     from gameproof.tui.oracle import Oracle
 
-    GameApp(GameSession(state), oracle or Oracle()).run()
+    GameproofApp.game(GameSession(state), oracle or Oracle()).run()
     return 0
 
 
 def run_othello(args: argparse.Namespace) -> int:
-    from gameproof.tui.othello_app import OthelloApp
+    """Open the Othello record viewer on the record in `args`."""
+    from gameproof.tui.app import GameproofApp
     from gameproof.tui.othello_model import RecordViewer
 
-    OthelloApp(RecordViewer.from_record(args.record)).run()
+    record = args.record if args.record_option is None else args.record_option
+    GameproofApp.record(RecordViewer.from_record(record)).run()
     return 0

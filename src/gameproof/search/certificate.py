@@ -26,9 +26,11 @@ from types import SimpleNamespace
 import numpy as np
 
 from gameproof.answers import Value
-from gameproof.certify.records import NO_MOVE, Goal, Header, Part, record_layout, word_bytes
+from gameproof.certify.records import Goal, Header, Part, RulesFile, move_bytes, no_move, record_layout, word_bytes
 from gameproof.errors import BadInput
+from gameproof.framework.declaration import PASS
 from gameproof.framework.derived import position
+from gameproof.framework.game import Game
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 from gameproof.search import tt as ttmod
@@ -83,29 +85,45 @@ class Certificate:
         return sum(part.nodes for part, _ in self.parts)
 
 
-def check_certifiable(state: RulesState) -> None:
-    """BadInput unless a certificate of `state`'s value can be built and checked (say so before solving)."""
+def check_certifiable(state: RulesState, source: str | None = None) -> RulesFile | None:
+    """BadInput unless a certificate of `state`'s value can be built and checked (say so before solving).
+
+    `source` is the game as it was named (``examples/domineering.py:4,4``; by default its registered name).
+    For a game loaded from a file, returns that file (its path as given and its content's hash), which the
+    certificate names for the checker to load; None for a registered game."""
     game = state.game
     if state.is_over():
         raise BadInput("the game is over at this position: there is no value to certify")
     if game.spec.lookahead:
         raise BadInput(f"no certificates for {game.name}: its df-pn kernels treat a position where the other side "
                        "wins at once as lost before it is (lookahead), which a certificate cannot show")
+    path = (source or game.name).strip().partition(":")[0].strip()
+    rules_file = RulesFile.of(path) if path.endswith(".py") else None
+    parameters = game.name.partition(":")[2]
+    name = game.name if rules_file is None else f"{path}:{parameters}" if parameters else path
     try:
-        registered = load_game(game.name)
+        loaded = load_game(name)
     except BadInput:
-        registered = None
-    if registered is None or registered.spec is not game.spec:
-        raise BadInput(f"no certificates for {game.name}: a certificate names its game for the checker to load, "
-                       "and this game is not registered under that name (a game from a file?)")
+        loaded = None
+    if loaded is None or loaded.spec is not game.spec:
+        raise BadInput(f"no certificates for {game.name}: a certificate names its game for the checker to load, and "
+                       f"{name} is not this game")
+    return rules_file
 
 
-def certify(state: RulesState, search: Search, progress: Callable[[int], None] | None = None) -> Certificate:
+def _pass_move(game: Game) -> int:
+    """The move code of the pass in `game`, the largest of its move codes."""
+    return PASS
+
+
+def certify(state: RulesState, search: Search, progress: Callable[[int], None] | None = None,
+            source: str | None = None) -> Certificate:
     """A certificate of the value of the unfinished position `state`, from `search` (df-pn over the
     kernels of the state's game; its table may hold an earlier solve of the position).
 
-    ``progress`` is called with the number of positions written so far, now and then."""
-    check_certifiable(state)
+    `source` is the game as it was named (see :func:`check_certifiable`). ``progress`` is called with the
+    number of positions written so far, now and then."""
+    rules_file = check_certifiable(state, source)
     game = state.game
     start = time.perf_counter()
     root = state.frames()
@@ -116,8 +134,8 @@ def certify(state: RulesState, search: Search, progress: Callable[[int], None] |
         value, claims = Value.WIN, [(me, Goal.WIN)]
     else:
         value, claims = Value.DRAW, [(me, Goal.DRAW), (1 - me, Goal.DRAW)]
-    size = word_bytes(game.board.mask.bit_length())
-    layout = record_layout(game.words, size)
+    size, move_size = word_bytes(game.board.mask.bit_length()), move_bytes(_pass_move(game))
+    layout = record_layout(game.words, size, move_size)
     written = 0
 
     def count(nodes: int) -> None:
@@ -126,11 +144,12 @@ def certify(state: RulesState, search: Search, progress: Callable[[int], None] |
 
     parts = []
     for claimant, goal in claims:
-        walk = _Walk(search, state, claimant, goal, layout, count)
+        walk = _Walk(search, state, claimant, goal, layout, no_move(move_size), count)
         records = walk.run(root)
         parts.append((Part(claimant, goal, len(walk.done)), records))
         written += len(walk.done)
-    header = Header(game.name, tuple(state.history), state.record, value, game.words, size, len(parts))
+    header = Header(game.name, tuple(state.history), state.record, value, game.words, size, len(parts), rules_file,
+                    move_size)
     return Certificate(header, parts, time.perf_counter() - start)
 
 
@@ -138,8 +157,9 @@ class _Walk:
     """One part of a certificate: the claimant's proof from the root, packed post-order."""
 
     def __init__(self, search: Search, state: RulesState, claimant: int, goal: Goal, layout: struct.Struct,
-                 progress: Callable[[int], None]) -> None:
+                 no_move: int, progress: Callable[[int], None]) -> None:
         self.search, self.claimant, self.goal, self.layout, self.progress = search, claimant, goal, layout, progress
+        self.no_move = no_move
         self.game = state.game.name
         self.layer_words, self.max_plies = state.game.layer_words, state.game.max_plies
         self.attacker = state.to_move
@@ -187,7 +207,7 @@ class _Walk:
                         return False
                 elif child not in self.done and not self.descend(s, depth, move, child):
                     return False
-            chosen = NO_MOVE
+            chosen = self.no_move
         try:
             self.records += self.layout.pack(*words, mover, chosen)
         except struct.error:

@@ -1,13 +1,15 @@
-"""`gameproof tui othello`: step through a record ply by ply, legal moves marked and counted."""
+"""The Othello record screen (`gameproof tui othello`): step through a record ply by ply, legal moves marked and
+counted."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Key
+from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from gameproof.errors import BadInput
@@ -17,25 +19,18 @@ from gameproof.tui.keys import SquareEntry
 from gameproof.tui.othello_model import RecordViewer
 
 
-class OthelloApp(App[None]):
+class RecordScreen(Screen[None]):
     """An Othello record viewer: the board after each ply, its legal moves, and moves entered by hand."""
 
     TITLE = "gameproof othello"
-    ENABLE_COMMAND_PALETTE = False
-    CSS = """
-    Screen { layout: vertical; }
-    #main { height: 1fr; }
-    #board { margin: 1 2; }
-    #side { width: 1fr; margin: 1 2; }
-    #side Static { margin-bottom: 1; }
-    .cell { background: #2e7d32; }
-    .black { color: black; text-style: bold; }
-    .white { color: white; text-style: bold; }
-    .legal { color: #c8e6c9; }
-    .last { background: #43a047; }
+    DEFAULT_CSS = """
+    RecordScreen .cell { background: #2e7d32; }
+    RecordScreen .black { color: black; text-style: bold; }
+    RecordScreen .white { color: white; text-style: bold; }
+    RecordScreen .legal { color: #c8e6c9; }
+    RecordScreen .last { background: #43a047; }
     """
     BINDINGS = [
-        Binding("q", "quit", "quit"),
         Binding("left", "step(-1)", "back"),
         Binding("right", "step(1)", "forward"),
         Binding("home", "go_start", "start"),

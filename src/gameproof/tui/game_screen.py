@@ -1,14 +1,16 @@
-"""`gameproof tui mnk` and `gameproof tui GAME`: a board coloured by proven values, solved in a background worker."""
+"""The game screen (`gameproof tui mnk`, `gameproof tui GAME`): a board coloured by proven values, solved in a
+background worker."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from textual import work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Key
+from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
@@ -25,28 +27,21 @@ _HELP = {Notation.CELL: "arrows + enter, a click, or a typed square (b2) plays a
          Notation.COLUMN: "arrows + enter, a click, or a typed column (c) plays a move"}
 
 
-class GameApp(App[None]):
+class GameScreen(Screen[None]):
     """Play a game; every legal move's cell shows its proven value (win/draw/loss for the side to move)."""
 
     TITLE = "gameproof tui"
-    ENABLE_COMMAND_PALETTE = False
-    CSS = """
-    Screen { layout: vertical; }
-    #main { height: 1fr; }
-    #board { margin: 1 2; }
-    #side { width: 1fr; margin: 1 2; }
-    #side Static { margin-bottom: 1; }
-    .cell { background: $panel; }
-    .win { background: #1f6f3a; color: white; }
-    .draw { background: #7a6a1c; color: white; }
-    .loss { background: #8a2a2a; color: white; }
-    .pending { color: $text-muted; }
-    .stone { text-style: bold; }
-    .last { text-style: bold underline; }
-    .cursor { tint: white 30%; text-style: bold; }
+    DEFAULT_CSS = """
+    GameScreen .cell { background: $panel; }
+    GameScreen .win { background: #1f6f3a; color: white; }
+    GameScreen .draw { background: #7a6a1c; color: white; }
+    GameScreen .loss { background: #8a2a2a; color: white; }
+    GameScreen .pending { color: $text-muted; }
+    GameScreen .stone { text-style: bold; }
+    GameScreen .last { text-style: bold underline; }
+    GameScreen .cursor { tint: white 30%; text-style: bold; }
     """
     BINDINGS = [
-        Binding("q", "quit", "quit"),
         Binding("u", "undo", "undo"),
         Binding("p", "perfect", "perfect move"),
         Binding("space", "pass_turn", "pass"),
@@ -105,8 +100,8 @@ class GameApp(App[None]):
 
         try:
             for move, value in self.oracle.move_values(state, stop):
-                self.call_from_thread(self.proven, record, move, value)
-            self.call_from_thread(self.line_found, record, self.oracle.principal_line(state, stop))
+                self.app.call_from_thread(self.proven, record, move, value)
+            self.app.call_from_thread(self.line_found, record, self.oracle.principal_line(state, stop))
         except Cancelled:
             return
 
