@@ -5,9 +5,10 @@ What this module imports, and why that keeps it independent of the search that b
 - :mod:`gameproof.certify.records`, to read the file (and hash a game's rules file);
 - :func:`gameproof.framework.registry.load_game`, for the game's declaration by name (or from the rules
   file the certificate names, once that file is found to hold what it held when the certificate was
-  written): its rule functions (``start``, ``legal``, ``play``, ``result``, ``pass_turn``) bound to the
-  game's parameters as plain Python, its board and its declared symmetries
-  (:mod:`gameproof.framework.declaration`);
+  written): its rule functions (``start``, ``legal`` and ``legal_<part>``, ``play``, ``result``,
+  ``pass_turn``) bound to the game's parameters as plain Python, its board and its declared symmetries
+  (:mod:`gameproof.framework.declaration`), and how its moves are coded and handed to the rules
+  (:mod:`gameproof.framework.moves`);
 - :class:`gameproof.framework.state.RulesState`, only to draw a position that is rejected.
 
 Nothing from :mod:`gameproof.search`, the numba kernels or their keys: legal moves, results, passes and
@@ -32,8 +33,9 @@ from typing import Any
 from gameproof.answers import Value
 from gameproof.certify.records import CertificateReader, Goal, Header, Part, file_sha256
 from gameproof.errors import BadInput
-from gameproof.framework.declaration import DRAW, LOSS, ONGOING, PASS, WIN, Symmetry
+from gameproof.framework.declaration import DRAW, LOSS, ONGOING, WIN
 from gameproof.framework.game import Game
+from gameproof.framework.moves import complete_moves
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 
@@ -110,9 +112,8 @@ class Images:
 
     def __init__(self, game: Game) -> None:
         board = game.board
-        square = board.rows == board.cols
-        symmetries = [Symmetry.IDENTITY, *(s for s in game.spec.symmetries
-                                           if s is not Symmetry.IDENTITY and (square or not s.needs_square))]
+        self.game = game
+        symmetries = game.symmetries  # the declared ones this board has
         self.span = span = board.mask.bit_length()
         maps = []
         for symmetry in symmetries:
@@ -123,12 +124,12 @@ class Images:
             if sorted(image) != list(range(span)):
                 raise BadInput(f"{game.name}: the declared symmetry {symmetry.value} does not map the board onto itself")
             maps.append(image)
-        words = len(game.rules.start())
-        lane = words * span
+        layers = game.layers
+        lane = layers * span
         self.lane_mask = (1 << lane) - 1
         self.offsets = [index * lane for index in range(len(maps))]
-        self.tables: list[tuple[int, int, int, list[int]]] = []  # (word, shift, chunk mask, images of each chunk)
-        for word in range(words):
+        self.tables: list[tuple[int, int, int, list[int]]] = []  # (layer, shift, chunk mask, images of each chunk)
+        for word in range(layers):
             for shift in range(0, span, _CHUNK):
                 bits = min(_CHUNK, span - shift)
                 single = [sum(1 << (offset + word * span + image[shift + bit]) for offset, image in zip(self.offsets, maps))
@@ -140,6 +141,7 @@ class Images:
 
     def key(self, words: tuple[int, ...], to_move: int) -> int | tuple[int, tuple[int, ...]]:
         """Equal for two positions exactly when one is an image of the other with the same side to move."""
+        words = tuple(self.game.layer_sets(words))
         images = 0
         for word, shift, mask, table in self.tables:
             images |= table[words[word] >> shift & mask]
@@ -160,7 +162,7 @@ def check_certificate(path: str, progress: Callable[[int, int], None] | None = N
     with CertificateReader(path) as reader:
         header = reader.header
         game = _game(path, header)
-        words = len(game.rules.start())
+        words = game.words
         if header.words != words:
             raise BadInput(f"certificate {path}: records of {header.words} words, but a {game.name} position has {words}")
         played = " ".join(RulesState(game).move_name(move) for move in header.moves)
@@ -212,26 +214,54 @@ def _game(path: str, header: Header) -> Game:
     return game
 
 
-def _pass_move(game: Game) -> int:
-    """The move code of the pass in `game`."""
-    return PASS
+class _Rules:
+    """The game's rule functions on Python ints, taking positions as words and a side to move, and moves as
+    codes (:mod:`gameproof.framework.moves`)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game, self.functions, self.arguments = game, game.rules, game.arguments
+        self.passing = game.pass_move
+        self.has_pass = callable(getattr(game.rules, "pass_turn", None))
+
+    def legal(self, words: tuple[int, ...], to_move: int, cells: tuple[int, ...] = (), part: int = 0) -> int:
+        """The cells of part `part` of the legal moves after the parts `cells` (0: the first parts)."""
+        name = "legal" if part == 0 else f"legal_{self.game.spec.parts[part]}"
+        mask = self.arguments.mask(getattr(self.functions, name)(*self.arguments.of(words, to_move, cells)))
+        if mask is None:
+            raise BadInput(f"{self.game.name}: {name}() returns no mask of cells")
+        return mask
+
+    def moves(self, words: tuple[int, ...], to_move: int) -> list[int]:
+        """The codes of the legal moves (none where the side to move must pass or the game is over)."""
+        codes = self.game.codes
+        first = self.legal(words, to_move)
+        later = lambda index, earlier: self.legal(words, to_move, earlier, index)  # noqa: E731
+        return [codes.encode(cells) for cells in complete_moves(first, later, codes)]
+
+    def play(self, words: tuple[int, ...], to_move: int, move: int) -> tuple[int, ...]:
+        """The position after `move` (a code, or the pass)."""
+        if move == self.passing:
+            return tuple(self.functions.pass_turn(*self.arguments.of(words, to_move)))
+        return tuple(self.functions.play(*self.arguments.of(words, to_move, self.game.codes.decode(move))))
+
+    def result(self, words: tuple[int, ...], to_move: int) -> int:
+        return self.functions.result(*self.arguments.of(words, to_move))
 
 
 def _replay(game: Game, header: Header) -> tuple[tuple[int, ...], int] | Finding:
     """The root: the header's moves played from the start (words, side to move), or what is wrong with them."""
-    rules, passing = game.rules, _pass_move(game)
-    words, to_move = tuple(rules.start()), 0
+    rules = _Rules(game)
+    words, to_move = tuple(game.rules.start()), 0
     for number, move in enumerate(header.moves, start=1):
-        legal = rules.legal(*words)
-        if move != passing and legal >> move & 1:
-            words = tuple(rules.play(*words, 1 << move))
-        elif not legal and move == passing and rules.result(*words) == ONGOING and hasattr(rules, "pass_turn"):
-            words = tuple(rules.pass_turn(*words))
+        moves = rules.moves(words, to_move)
+        if move in moves or (not moves and move == rules.passing and rules.result(words, to_move) == ONGOING
+                             and rules.has_pass):
+            words = rules.play(words, to_move, move)
         else:
             return Finding(f"the root's move {number} (move number {move}) is not legal there", board=_drawn(game, words, to_move),
                            position=_line(game, words, to_move))
         to_move ^= 1
-    if not rules.legal(*words) and rules.result(*words) != ONGOING:
+    if not rules.legal(words, to_move) and rules.result(words, to_move) != ONGOING:
         return Finding("the game is over at the root: there is no value to prove", board=_drawn(game, words, to_move),
                        position=_line(game, words, to_move))
     return words, to_move
@@ -248,18 +278,16 @@ class _PartChecker:
 
     def check(self, index: int, part: Part, records: Iterator[tuple[int, ...]], report: PartReport) -> Finding | None:
         """The first thing wrong with the part (None if it proves its claim); counts into `report.checked`."""
-        rules = self.game.rules
-        legal_of, play, result_of = rules.legal, rules.play, rules.result
-        pass_turn, passing = getattr(rules, "pass_turn", None), _pass_move(self.game)
+        rules = _Rules(self.game)
         key = self.images.key
         claimant, draw_ok = part.claimant, part.goal is Goal.DRAW
-        size = len(rules.start())
+        size = self.game.words
         proven: set[Any] = set()
         names = self.game.spec.player_names
 
         def flaw(child: tuple[int, ...], to_move: int) -> str | None:
             """What is wrong with a position a move leads to (`to_move` to play there), or None."""
-            if legal_of(*child) or (status := result_of(*child)) == ONGOING:
+            if rules.legal(child, to_move) or (status := rules.result(child, to_move)) == ONGOING:
                 if key(child, to_move) in proven:
                     return None
                 return "a position that is not in the certificate before this one"
@@ -273,31 +301,25 @@ class _PartChecker:
 
         def problem_at(words: tuple[int, ...], to_move: int, move: int) -> str | None:
             """What is wrong with a record, or None."""
-            legal = legal_of(*words)
-            if not legal:
-                if result_of(*words) != ONGOING:
+            moves = rules.moves(words, to_move)
+            if not moves:
+                if rules.result(words, to_move) != ONGOING:
                     return "the game is over here, so there is nothing to prove"
-                if pass_turn is None:
+                if not rules.has_pass:
                     return "no legal move, and the game has no passes"
+                moves = [rules.passing]
             if to_move == claimant:
-                if move == passing and not legal:
-                    child = pass_turn(*words)
-                elif move != passing and legal >> move & 1:
-                    child = play(*words, 1 << move)
-                else:
+                if move not in moves:
                     return f"the chosen move {self._move_name(move)} is not legal"
-                reason = flaw(tuple(child), 1 - to_move)
+                reason = flaw(rules.play(words, to_move, move), 1 - to_move)
                 return None if reason is None else f"the chosen move {self._move_name(move)} leads to {reason}"
             if move != self.no_move:
                 return f"{names[claimant]}'s opponent is to move, but the record chooses a move ({move})"
-            if not legal:
-                reason = flaw(tuple(pass_turn(*words)), 1 - to_move)
-                return None if reason is None else f"the forced pass leads to {reason}"
-            while legal:
-                bit = legal & -legal
-                legal ^= bit
-                if (reason := flaw(tuple(play(*words, bit)), 1 - to_move)) is not None:
-                    return f"the reply {self._move_name(bit.bit_length() - 1)} leads to {reason}"
+            for reply in moves:
+                if (reason := flaw(rules.play(words, to_move, reply), 1 - to_move)) is not None:
+                    if reply == rules.passing:
+                        return f"the forced pass leads to {reason}"
+                    return f"the reply {self._move_name(reply)} leads to {reason}"
             return None
 
         for number, record in enumerate(records, start=1):

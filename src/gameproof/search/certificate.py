@@ -28,7 +28,6 @@ import numpy as np
 from gameproof.answers import Value
 from gameproof.certify.records import Goal, Header, Part, RulesFile, move_bytes, no_move, record_layout, word_bytes
 from gameproof.errors import BadInput
-from gameproof.framework.declaration import PASS
 from gameproof.framework.derived import position
 from gameproof.framework.game import Game
 from gameproof.framework.registry import load_game
@@ -111,11 +110,6 @@ def check_certifiable(state: RulesState, source: str | None = None) -> RulesFile
     return rules_file
 
 
-def _pass_move(game: Game) -> int:
-    """The move code of the pass in `game`, the largest of its move codes."""
-    return PASS
-
-
 def certify(state: RulesState, search: Search, progress: Callable[[int], None] | None = None,
             source: str | None = None) -> Certificate:
     """A certificate of the value of the unfinished position `state`, from `search` (df-pn over the
@@ -134,7 +128,7 @@ def certify(state: RulesState, search: Search, progress: Callable[[int], None] |
         value, claims = Value.WIN, [(me, Goal.WIN)]
     else:
         value, claims = Value.DRAW, [(me, Goal.DRAW), (1 - me, Goal.DRAW)]
-    size, move_size = word_bytes(game.board.mask.bit_length()), move_bytes(_pass_move(game))
+    size, move_size = word_bytes(min(game.board.mask.bit_length(), 64)), move_bytes(game.pass_move)
     layout = record_layout(game.words, size, move_size)
     written = 0
 
