@@ -22,7 +22,7 @@ PROBLEMS = [
     ("connect4 6x4 df-pn", "connect4:6,4", "", "dfpn"),
     ("misere 4x5 k3 df-pn", "mnk-misere:5,4,3", "", "dfpn"),
     ("misere 5x5 k3 after c3 b2 d4", "mnk-misere:5,5,3", "c3 b2 d4", "dfpn"),
-    ("othello 6x6, 20 empty", "othello:6", "c4 e3 f4 c5 d6 f3 e6 c3 d3 e2 b5 f5 c6 b4 b3 f6", "dfpn"),
+    ("othello 6x6 after 14 moves", "othello:6", "e4 e5 d5 e3 f5 f6 d2 c5 b3 a2 a3 b2 d6 e2", "dfpn"),
     ("perft connect4 11", "connect4:7,6", "", "perft:11"),
 ]
 

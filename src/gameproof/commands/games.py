@@ -107,6 +107,9 @@ def _describe_game(args: argparse.Namespace) -> int:
         "board": {"rows": board.rows, "cols": board.cols, "cells": board.rows * board.cols},
         "symmetries": [symmetry.value for symmetry in game.symmetries], "engine": spec.engine.value,
         "notation": spec.notation.value, "players": list(spec.player_names), "passes": game.has_passes,
+        "moves": {"parts": list(spec.parts), "codes": game.pass_move, "most": game.max_moves,
+                  "turn_argument": spec.turn_argument},
+        "words": game.words, "layers": game.layers, "max_plies": game.max_plies,
     }
     if args.json:
         from gameproof.commands._output import print_json
@@ -121,7 +124,11 @@ def _describe_game(args: argparse.Namespace) -> int:
         f"{game.name}: {spec.summary}",
         f"usage: {spec.usage} (default {spec.example})" + "".join(f"; also called {alias}" for alias in spec.aliases),
         f"parameters: {parameters or 'none'}",
-        f"board: {board.rows} rows x {board.cols} columns ({board.rows * board.cols} cells)",
+        f"board: {board.rows} rows x {board.cols} columns ({board.rows * board.cols} cells); a position is "
+        f"{game.layers} layer{'s' * (game.layers != 1)} of cells in {game.words} word{'s' * (game.words != 1)}",
+        f"moves: {' then '.join(spec.parts)}" + (f" (at most {game.max_moves} a position)" if not game.is_placement
+                                                   else "") + f"; a game lasts at most {game.max_plies} plies"
+        + ("; the rules see the side to move" if spec.turn_argument else ""),
         f"players: {' then '.join(spec.player_names)}{'; a side with no move passes' if game.has_passes else ''}",
         f"symmetries: {', '.join(described['symmetries'])}",
         f"engine: {spec.engine.value} (what `gameproof solve` uses unless --engine says otherwise)",
@@ -134,13 +141,12 @@ def _describe_game(args: argparse.Namespace) -> int:
 
 
 def _notation_example(game: Game) -> str:
-    """The names of the first legal moves of the start position that are cells, e.g. ``a b c …`` or ``a1 b1 c1 …``."""
+    """The names of the first legal moves of the start position, e.g. ``a b c …``, ``a1 b1 c1 …`` or ``a1-a2 …``."""
     from gameproof.framework.state import RulesState
 
     state = RulesState(game)
-    cells = set(game.board.cells)
-    named = [state.move_name(move) for move in state.legal_moves() if move in cells]
-    return " ".join(named[:3]) + " …" * (len(named) > 3) or "no first move is a cell"
+    named = [state.move_name(move) for move in state.legal_moves() if move != game.pass_move]
+    return " ".join(named[:3]) + " …" * (len(named) > 3) or "no first move"
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -186,18 +192,6 @@ def _state(args: argparse.Namespace):
     from gameproof.framework.state import RulesState
 
     return RulesState(load_game(args.game), args.moves)
-
-
-def require_moves_on_cells(state: RulesState, what: str) -> None:
-    """BadInput when a legal move of `state` is no cell of its board, for `what`, which shows each move on its cell."""
-    from gameproof.framework.declaration import PASS
-
-    board = state.game.board
-    cells = set(board.cells)
-    off_board = [move for move in state.legal_moves() if move != PASS and move not in cells]
-    if off_board:
-        raise BadInput(f"{what} shows each move on its cell, but move {off_board[0]} of {state.game.name} is no cell "
-                       f"of its {board.rows}x{board.cols} board")
 
 
 def run_solve(args: argparse.Namespace) -> int:

@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from gameproof.commands._output import STDOUT, output_file_or_stdout, write_output
-from gameproof.commands.games import GAME_HELP, _state, require_moves_on_cells
+from gameproof.commands.games import GAME_HELP, _state
 from gameproof.commands.mnk import _game_arguments, game_from_args
 from gameproof.commands.tui import GAME_SUBCOMMAND
 from gameproof.errors import BadInput
@@ -81,8 +81,6 @@ def run_game(args: argparse.Namespace) -> int:
     from gameproof.render.game_svg import game_svg
 
     state = _state(args)
-    if args.values:
-        require_moves_on_cells(state, "--values")
     return _write(args.svg, game_svg(state, _proven_values(state, args)))
 
 

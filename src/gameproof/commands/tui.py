@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from gameproof.commands.games import GAME_HELP, _state, require_moves_on_cells
+from gameproof.commands.games import GAME_HELP, _state
 from gameproof.commands.mnk import _game_arguments, game_from_args
 
 if TYPE_CHECKING:
@@ -69,7 +69,6 @@ def run_mnk(args: argparse.Namespace) -> int:
 
 def run_game(args: argparse.Namespace) -> int:
     state = _state(args)
-    require_moves_on_cells(state, "the game screen")
     return _play(state)
 
 

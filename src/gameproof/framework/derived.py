@@ -186,8 +186,8 @@ def remaining(s, g):
     filled = np.int64(0)
     for w in range(LAYER):
         occupied = np.uint64(0)
-        for i in range(w, WORDS, LAYER):
-            occupied |= s[base + i]
+        for layer in range(WORDS // LAYER):
+            occupied |= s[base + layer * LAYER + w]
         filled += popcount(occupied & g[1][INFO_MASKS + w])
     return np.int64(g[1][INFO_CELLS]) - filled
 
@@ -206,7 +206,6 @@ def moves(s, g, out):
     if empty:
         out[0] = PASS_MOVE
         return 1
-    words = load(s, base)  # read by games whose moves have several parts only
     to_move = np.int64(s[base + WORDS + LAYER])
     order = g[2]
     n = 0
@@ -216,28 +215,36 @@ def moves(s, g, out):
             if np.uint64(cell) >= np.uint64(BASE):
                 return -BAD_MOVE
             if (s[legal + (cell >> 6)] >> np.uint64(cell & 63)) & np.uint64(1):
-                n = continued(to_move, words, cell, out, n)
-                if n < 0:
-                    return n
+                if PARTS == 1:  # a placement game: the cell is the move
+                    if n >= out.size:
+                        return -TOO_MANY_MOVES
+                    out[n] = cell
+                    n += 1
+                else:
+                    n = continued(to_move, load(s, base), cell, out, n)
+                    if n < 0:
+                        return n
     else:
         for w in range(LAYER):
             cells = s[legal + w]
             while cells != np.uint64(0):
-                n = continued(to_move, words, 64 * w + trailing_zeros(cells), out, n)
-                if n < 0:
-                    return n
+                cell = 64 * w + trailing_zeros(cells)
                 cells &= cells - np.uint64(1)
+                if PARTS == 1:
+                    if n >= out.size:
+                        return -TOO_MANY_MOVES
+                    out[n] = cell
+                    n += 1
+                else:
+                    n = continued(to_move, load(s, base), cell, out, n)
+                    if n < 0:
+                        return n
     return n
 
 
 def continued(to_move, words, first, out, n):
-    """Writes the codes of the moves whose first part is the cell `first` to ``out[n:]``; the new count, or
-    minus a fault."""
-    if PARTS == 1:
-        if n >= out.size:
-            return -TOO_MANY_MOVES
-        out[n] = first
-        return n + 1
+    """Writes the codes of the moves (of a game whose moves have several parts) whose first part is the cell
+    `first` to ``out[n:]``; the new count, or minus a fault."""
     seconds = second_parts(to_move, words, first)
     if not any_set(seconds):
         return -DEAD_END

@@ -39,3 +39,14 @@ def text(x: float, y: float, content: str, size: int = 13, fill: str = "#333", *
     """Text centred on (x, y)."""
     return (f'<text x="{x}" y="{y}" font-size="{size}" fill="{fill}" text-anchor="middle" '
             f'dominant-baseline="central"{_extra(attributes)}>{escape(content)}</text>')
+
+
+def arrow(x1: float, y1: float, x2: float, y2: float, colour: str = "#d05a00") -> str:
+    """A line from (x1, y1) to (x2, y2) with an arrowhead at its end (drawn as a small triangle)."""
+    length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1e-9)
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    head, half = 10.0, 5.0
+    bx, by = x2 - ux * head, y2 - uy * head
+    corners = f"{x2:.1f},{y2:.1f} {bx - uy * half:.1f},{by + ux * half:.1f} {bx + uy * half:.1f},{by - ux * half:.1f}"
+    return (f'<g class="arrow"><line x1="{x1:.1f}" y1="{y1:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="{colour}" '
+            f'stroke-width="3" stroke-linecap="round"/><polygon points="{corners}" fill="{colour}"/></g>')

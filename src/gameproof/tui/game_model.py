@@ -4,7 +4,7 @@ proven values, without Textual."""
 from __future__ import annotations
 
 from gameproof.errors import BadInput
-from gameproof.framework.declaration import PASS, Notation
+from gameproof.framework.declaration import Notation
 from gameproof.answers import Value
 from gameproof.tui.game_view import GameView, Position, view_of
 
@@ -12,8 +12,9 @@ from gameproof.tui.game_view import GameView, Position, view_of
 class GameSession:
     """What the game screen shows: the position, a cursor cell, the values proven so far, the principal line.
 
-    Cells are numbered row by row from a1 (``row * cols + col``); moves are the position's own. Values arrive
-    from a background search tagged with the record they belong to; stale ones are ignored.
+    Cells are numbered row by row from a1 (``row * cols + col``); moves are the position's own. A move of
+    several parts (a piece, then its target) is chosen cell by cell: ``chosen`` holds the parts chosen so far.
+    Values arrive from a background search tagged with the record they belong to; stale ones are ignored.
     """
 
     def __init__(self, state: Position) -> None:
@@ -23,6 +24,7 @@ class GameSession:
         self.cursor = self.view.centre if last is None else last
         self.values: dict[int, Value] = {}
         self.line: list[int] | None = None
+        self.chosen: list[int] = []
 
     @property
     def record(self) -> str:
@@ -35,7 +37,7 @@ class GameSession:
     @property
     def must_pass(self) -> bool:
         """Whether the side to move has no move but a pass."""
-        return self.state.legal_moves() == [PASS]
+        return self.state.legal_moves() == [self.view.pass_move]
 
     def move_cursor(self, drow: int, dcol: int) -> None:
         """Move the cursor by rows (up is +1, towards higher row numbers) and columns, staying on the board."""
@@ -53,11 +55,46 @@ class GameSession:
         self._forget()
 
     def play_cell(self, cell: int) -> None:
-        """Play at a cell: its move, or in a game played by columns, the move in its column."""
+        """Play at a cell: its move, or in a game played by columns, the move in its column; in a game whose
+        moves have several parts, choose the cell as the next part and play the move once it is whole."""
         if self.view.notation is Notation.COLUMN:
             self.play_named(chr(ord("a") + cell % self.view.cols))
-        else:
-            self.play(self.view.cell_moves[cell])
+            return
+        bit = self.view.cell_moves[cell]
+        if self.view.codes.parts == 1:
+            self.play(bit)
+            return
+        if bit not in self.next_cells():
+            named = " ".join(self.state.game.board.cell_name(c) for c in [*self.chosen, bit])
+            raise BadInput(f"no legal move goes {named}" if self.chosen else f"no legal move starts on {named}")
+        self.chosen.append(bit)
+        if len(self.chosen) == self.view.codes.parts:
+            move = self.view.codes.encode(tuple(self.chosen))
+            self.chosen = []
+            self.play(move)
+
+    def continuing(self, cells: list[int]) -> list[int]:
+        """The legal moves whose first parts are `cells`."""
+        depth, codes = len(cells), self.view.codes
+        return [move for move in self.state.legal_moves()
+                if move != self.view.pass_move and list(codes.decode(move)[:depth]) == cells]
+
+    def next_cells(self) -> set[int]:
+        """The cells (bits) the next part of a move may take after the parts chosen so far."""
+        depth = len(self.chosen)
+        return {self.view.codes.decode(move)[depth] for move in self.continuing(self.chosen)}
+
+    def value_through(self, bit: int) -> Value | None:
+        """The best proven value of the moves that take `bit` as their next part (None until it is certain)."""
+        values = [self.values.get(move) for move in self.continuing([*self.chosen, bit])]
+        if Value.WIN in values:
+            return Value.WIN
+        return None if None in values or not values else Value.best(values)
+
+    def clear_choice(self) -> bool:
+        """Forget the parts chosen so far; whether there were any."""
+        had, self.chosen = bool(self.chosen), []
+        return had
 
     def play_named(self, name: str) -> None:
         self.play(self.state.parse_move(name))
@@ -67,7 +104,7 @@ class GameSession:
         if not self.must_pass:
             why = "the game is over" if self.state.is_over() else "it has moves"
             raise BadInput(f"{self.mover} cannot pass: {why}")
-        self.play(PASS)
+        self.play(self.view.pass_move)
 
     def undo(self) -> bool:
         """Take back the last move; False when there is none."""
@@ -83,6 +120,7 @@ class GameSession:
     def _forget(self) -> None:
         self.values = {}
         self.line = None
+        self.chosen = []
 
     def add_value(self, record: str, move: int, value: str) -> bool:
         """Record a proven move value for the position after ``record``; False (ignored) if that is not this one."""

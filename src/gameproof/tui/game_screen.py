@@ -39,6 +39,7 @@ class GameScreen(Screen[None]):
     GameScreen .pending { color: $text-muted; }
     GameScreen .stone { text-style: bold; }
     GameScreen .last { text-style: bold underline; }
+    GameScreen .chosen { background: $accent-darken-1; }
     GameScreen .cursor { tint: white 30%; text-style: bold; }
     """
     BINDINGS = [
@@ -117,15 +118,24 @@ class GameScreen(Screen[None]):
     def redraw(self) -> None:
         session, state, view = self.session, self.session.state, self.session.view
         board = self.query_one(Board)
-        legal = set(state.legal_moves())
         last = state.history[-1] if state.history else None
-        for cell, (mark, move) in enumerate(zip(state.marks(), view.cell_moves)):
+        last_cell = view.cell_of(last) if last is not None else None
+        if view.codes.parts == 1:
+            legal = set(state.legal_moves())
+            offered = {move: session.values.get(move) for move in view.cell_moves if move in legal}
+        else:  # a move of several parts: the cells its next part may take, each with its best value
+            offered = {bit: session.value_through(bit) for bit in session.next_cells()}
+        for cell, (mark, bit) in enumerate(zip(state.marks(), view.cell_moves)):
             classes = ["cursor"] if cell == session.cursor else []
-            if mark != "-":
-                board.paint(cell, mark, [*classes, "stone", *(["last"] if move == last else [])])
-            elif move in legal:
-                value = session.values.get(move)
-                board.paint(cell, f"{state.move_name(move)}\n{value or '…'}", [*classes, value or "pending"])
+            if bit in session.chosen:
+                classes.append("chosen")
+            if bit in offered:
+                value = offered[bit]
+                name = state.move_name(bit) if view.codes.parts == 1 else state.game.board.cell_name(bit)
+                top = name if mark == "-" else f"{mark} {name}"
+                board.paint(cell, f"{top}\n{value or '…'}", [*classes, value or "pending"])
+            elif mark != "-":
+                board.paint(cell, mark, [*classes, "stone", *(["last"] if cell == last_cell else [])])
             else:
                 board.paint(cell, "", classes)
         self.query_one("#status", Static).update(
@@ -183,7 +193,9 @@ class GameScreen(Screen[None]):
             self.play(lambda: self.session.play_cell(self.session.cursor))
 
     def action_clear(self) -> None:
+        """Forget what was typed, and the parts of a move chosen so far."""
         self.entry.take()
+        self.session.clear_choice()
         self.redraw()
 
     def action_undo(self) -> None:

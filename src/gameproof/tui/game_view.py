@@ -1,7 +1,7 @@
 """What the game screen knows about a game beside its position: the board's cells, the players, the search.
 
-Positions are those of declared games (:class:`~gameproof.framework.state.RulesState`, whose moves are bits of
-the game's :class:`~gameproof.framework.declaration.Board`, or a pass); m,n,k positions
+Positions are those of declared games (:class:`~gameproof.framework.state.RulesState`, whose moves are codes of
+cells of the game's :class:`~gameproof.framework.declaration.Board`, one per part, or a pass); m,n,k positions
 (:class:`~gameproof.games.mnk.state.MnkState`) are shown with their own summary and X, O as players.
 """
 
@@ -15,15 +15,14 @@ from typing import Any, Protocol
 import numpy as np
 
 from gameproof.answers import Variant
-from gameproof.framework.declaration import PASS, Engine, Notation
+from gameproof.framework.declaration import Engine, Notation
 from gameproof.framework.game import Game
+from gameproof.framework.moves import MoveCodes
 from gameproof.games.mnk.state import MnkGame, MnkState
 from gameproof.framework.state import GameState
 from gameproof.framework.state import RulesState
 from gameproof.search.dfpn import Kernels
 
-#: The most moves a position of a declared game has: one per bit of a 64-bit word (a pass comes alone).
-MAX_MOVES = 64
 _MNK_RULES = {Variant.NORMAL: "k in a row wins", Variant.MISERE: "misère: k in a row loses",
               Variant.NOTAKTO: "Notakto: one shared mark, k in a row loses"}
 
@@ -59,9 +58,10 @@ class SearchSetup:
 
 @dataclass(frozen=True)
 class GameView:
-    """A game's name, board layout and players; ``cell_moves`` is the move played at each cell (row by row
-    from a1, as ``marks()`` runs). ``search()`` gives the search set-up, built on first use (compiling a
-    declared game's kernels can take seconds, so the screen asks for it in its background worker)."""
+    """A game's name, board layout and players; ``cell_moves`` is the bit of each cell (row by row from a1, as
+    ``marks()`` runs), which is also the move played there in a placement game; ``codes`` how a move's parts
+    (cells) make its code. ``search()`` gives the search set-up, built on first use (compiling a declared
+    game's kernels can take seconds, so the screen asks for it in its background worker)."""
 
     name: str
     summary: str
@@ -70,11 +70,16 @@ class GameView:
     cell_moves: tuple[int, ...]
     notation: Notation
     players: tuple[str, str]
+    codes: MoveCodes
     search: Callable[[], SearchSetup]
 
+    @property
+    def pass_move(self) -> int:
+        return self.codes.pass_move
+
     def cell_of(self, move: int) -> int | None:
-        """The cell a move is played on (None for a pass)."""
-        return None if move == PASS else self.cell_moves.index(move)
+        """The cell a move ends on, its last part's (None for a pass)."""
+        return None if move == self.pass_move else self.cell_moves.index(self.codes.decode(move)[-1])
 
     @property
     def centre(self) -> int:
@@ -100,7 +105,7 @@ def _rules_view(game: Game) -> GameView:
     spec, board = game.spec, game.board
 
     def search() -> SearchSetup:
-        return SearchSetup(game.kernels, game.tables, game.max_plies, MAX_MOVES, spec.engine, RulesState.frames)
+        return SearchSetup(game.kernels, game.tables, game.max_plies, game.max_moves, spec.engine, RulesState.frames)
 
     return GameView(game.name, spec.summary, board.rows, board.cols, tuple(board.cells), spec.notation,
-                    spec.player_names, search)
+                    spec.player_names, game.codes, search)
