@@ -118,8 +118,18 @@ def load(s, base):
 
 def part(cell):
     """The one-bit mask of a cell: a layer's words."""
+    bit = np.uint64(1) << np.uint64(cell & 63)
+    none = np.uint64(0)
     if LAYER == 1:
-        return (np.uint64(1) << np.uint64(cell),)
+        return (bit,)
+    word = cell >> 6
+    if LAYER == 2:
+        return (bit if word == 0 else none, bit if word == 1 else none)
+    if LAYER == 3:
+        return (bit if word == 0 else none, bit if word == 1 else none, bit if word == 2 else none)
+    if LAYER == 4:
+        return (bit if word == 0 else none, bit if word == 1 else none, bit if word == 2 else none,
+                bit if word == 3 else none)
     words = np.zeros(LAYER, dtype=np.uint64)
     words[cell >> 6] = np.uint64(1) << np.uint64(cell & 63)
     return to_fixed_tuple(words, LAYER)
@@ -285,10 +295,10 @@ def play(s, g, move):
     following = base + size
     words = load(s, base)
     to_move = np.int64(s[base + WORDS + LAYER])
-    if move == PASS_MOVE:
+    if HAS_PASS and move == PASS_MOVE:
         child = R_pass(*given(to_move, words))
     else:
-        child = played(to_move, words, move)
+        child = played(to_move, words, move)  # moves() gives no pass to a game without one
     for i in range(WORDS):
         s[following + i] = child[i]
     legal = first_parts(1 - to_move, child)
@@ -393,9 +403,11 @@ def perft(words, to_move, depth, count_finished, pass_is_ply, status, buffer):
             if np.uint64(outcome) > np.uint64(DRAW):
                 halt(status, 0, UNKNOWN_RESULT, depth)
             return np.uint64(1) if count_finished else np.uint64(0)
+        if not HAS_PASS:
+            halt(status, 0, NO_MOVE, depth)
+            return np.uint64(0)
         passed = R_pass(*given(to_move, words))
-        if not HAS_PASS or (not any_set(first_parts(1 - to_move, passed))
-                            and R_result(*given(1 - to_move, passed)) == ONGOING):
+        if not any_set(first_parts(1 - to_move, passed)) and R_result(*given(1 - to_move, passed)) == ONGOING:
             halt(status, 0, NO_MOVE, depth)
             return np.uint64(0)
         if not pass_is_ply:
