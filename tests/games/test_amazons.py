@@ -9,8 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from gameproof.certify.check import check_certificate
+from gameproof.certify.records import Value, write_certificate
+from gameproof.cli import main
 from gameproof.framework.declaration import LOSS
 from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
+from gameproof.search.certificate import certify
+from gameproof.search.dfpn import Options
+from gameproof.search.perft import fast_perft, perft
+from gameproof.search.solve import kept_search, solve
 
 sys.path.insert(0, str(Path(__file__).parent))
 import amazons_reference as reference  # noqa: E402
@@ -116,3 +124,91 @@ def test_move_counts_from_the_start():
     rules = rules_of(6, 5)
     after = rules.play(*rules.start(), *parts_of("b1-b4/b3", 6))
     assert len(rule_moves(rules, after, 6)) == len(reference.moves(reference.play(reference.start(6, 5), "b1-b4/b3")))
+
+
+# --- through the engine: RulesState, perft, solve, certificates, the self-check ---------------------------
+
+#: Move paths from the start, counted by the reference (test_the_golden_counts_are_the_references recounts them).
+PERFT = {("amazons:4,4", 3): 139_500, ("amazons:5,5", 2): 50_422, ("amazons:6,5", 2): 128_094,
+         ("amazons:4,7", 2): 90_206}
+
+
+def size_of(name: str) -> tuple[int, int]:
+    cols, rows = name.partition(":")[2].split(",")
+    return int(cols), int(rows)
+
+
+def test_move_names_are_the_references_and_parse_back():
+    state = RulesState(load_game("amazons:5,5"))
+    codes = state.legal_moves()
+    assert sorted(state.move_name(code) for code in codes) == sorted(reference.moves(reference.start(5, 5)))
+    assert all(state.parse_move(state.move_name(code)) == code for code in codes)
+    assert state.parse_move("b1xb3/d3") == state.parse_move("b1-b3/d3")
+    state.play(state.parse_move("b1-b3/d3"))
+    assert state.to_move == 1 and len(state.legal_moves()) == len(
+        reference.moves(reference.play(reference.start(5, 5), "b1-b3/d3")))
+
+
+@pytest.mark.parametrize(("name", "depth"), list(PERFT))
+def test_perft_through_the_engine_counts_what_the_reference_counts(name, depth):
+    state = RulesState(load_game(name))
+    assert fast_perft(state, depth) == PERFT[name, depth]
+    assert perft(state, 1) == fast_perft(state, 1) == len(reference.moves(reference.start(*size_of(name))))
+
+
+@pytest.mark.slow
+def test_the_golden_counts_are_the_references():
+    for (name, depth), count in PERFT.items():
+        assert reference.perft(reference.start(*size_of(name)), depth) == count
+
+
+def value_name(wins: bool) -> str:
+    return "win" if wins else "loss"
+
+
+@pytest.mark.parametrize(("name", "plies"), [("amazons:4,4", 2), ("amazons:5,5", 9), ("amazons:5,4", 5)])
+def test_solve_agrees_with_minimax_on_random_positions(name, plies):
+    """Positions a few random plies in, solved with every move's value, against the reference's minimax."""
+    game = load_game(name)
+    rng = random.Random(name)
+    for _ in range(4):
+        state, position = RulesState(game), reference.start(*size_of(name))
+        for _ in range(plies):
+            if state.is_over():
+                break
+            move = rng.choice(state.legal_moves())
+            position = reference.play(position, state.move_name(move))
+            state.play(move)
+        if state.is_over():
+            continue
+        solution = solve(state, Options(tt_mb=16))
+        assert solution.value == value_name(reference.wins(position)), state.record()
+        for move, value in solution.moves.items():
+            assert value == value_name(not reference.wins(reference.play(position, state.move_name(move))))
+
+
+def test_4x4_is_a_second_player_win():
+    """As Müller's talk says of 4x4 (for a setup it does not draw); every first move loses."""
+    solution = solve(RulesState(load_game("amazons:4,4")), Options(tt_mb=64))
+    assert solution.value == "loss" and set(solution.moves.values()) == {"loss"}
+
+
+@pytest.mark.slow
+def test_4x4_agrees_with_the_references_minimax():
+    assert not reference.wins(reference.start(4, 4))
+
+
+def test_a_4x4_certificate_is_accepted(tmp_path):
+    state = RulesState(load_game("amazons:4,4"))
+    certificate = certify(state, kept_search(state.game, Options(tt_mb=16)))
+    assert certificate.header.value is Value.LOSS
+    path = tmp_path / "amazons.cert"
+    write_certificate(path, certificate.header, certificate.parts)
+    report = check_certificate(str(path))
+    assert report.accepted, report.finding
+    assert report.value is Value.LOSS
+
+
+def test_the_rules_self_check_passes(capsys):
+    assert main(["games", "amazons:4,4", "--check"]) == 0
+    assert main(["games", "amazons:6,5", "--check", "--games", "20"]) == 0

@@ -9,8 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from gameproof.certify.check import check_certificate
+from gameproof.certify.records import Value, write_certificate
+from gameproof.cli import main
 from gameproof.framework.declaration import LOSS
 from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
+from gameproof.search.certificate import certify
+from gameproof.search.dfpn import Options
+from gameproof.search.perft import fast_perft, perft
+from gameproof.search.solve import kept_search, solve
 
 sys.path.insert(0, str(Path(__file__).parent))
 import hex_reference as reference  # noqa: E402
@@ -109,3 +117,124 @@ def test_a_chain_across_the_word_boundary_joins():
         to_move = 1 - to_move
     assert rules.legal(to_move, *words) == (0, 0)
     assert reference.has_won(as_reference(rules, words, to_move), reference.BLACK)
+
+
+# --- through the engine: RulesState, perft, solve, rendering, certificates ----------------------------------
+
+#: hex:3's move paths by depth, counted by the reference (games end from ply 5 on).
+HEX3_PERFT = [1, 9, 72, 504, 3_024, 15_120, 54_720, 146_880, 207_360, 120_960]
+#: The winning first moves of the smallest boards, by the reference's minimax (docs/games.md).
+WINNING_OPENINGS = {2: {"b1", "a2"}, 3: {"c1", "a2", "b2", "c2", "a3"}, 4: {"d1", "c2", "b3", "a4"}}
+
+
+def falling(cells: int, depth: int) -> int:
+    """Move paths of `depth` plies on an empty board of `cells` cells while no game can have ended."""
+    count = 1
+    for ply in range(depth):
+        count *= cells - ply
+    return count
+
+
+def test_perft_through_the_engine_counts_what_the_reference_counts():
+    state = RulesState(load_game("hex:3"))
+    assert [fast_perft(state, depth) for depth in range(10)] == HEX3_PERFT
+    assert [perft(state, depth) for depth in range(7)] == HEX3_PERFT[:7]
+    assert fast_perft(RulesState(load_game("hex:4")), 5) == reference.perft(reference.start(4), 5) == falling(16, 5)
+
+
+@pytest.mark.parametrize("n", [9, 11])
+def test_perft_on_boards_of_two_words(n):
+    """Nobody can join their edges before black's n-th stone, so the first plies' paths are a falling factorial."""
+    state = RulesState(load_game(f"hex:{n}"))
+    assert perft(state, 2) == fast_perft(state, 2) == reference.perft(reference.start(n), 2) == falling(n * n, 2)
+    assert fast_perft(state, 3) == falling(n * n, 3)
+    state = RulesState(load_game(f"hex:{n}"), "a1 b2 c3")
+    assert fast_perft(state, 2) == falling(n * n - 3, 2)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_the_smallest_boards_agree_with_minimax(n):
+    state = RulesState(load_game(f"hex:{n}"))
+    solution = solve(state, Options(tt_mb=16))
+    position = reference.start(n)
+    assert solution.value == ("win" if reference.wins(position) else "loss")
+    for move, value in solution.moves.items():
+        assert value == ("loss" if reference.wins(reference.play(position, state.move_name(move))) else "win")
+    assert {state.move_name(move) for move, value in solution.moves.items() if value == "win"} == WINNING_OPENINGS[n]
+
+
+def test_4x4_every_opening():
+    state = RulesState(load_game("hex:4"))
+    solution = solve(state, Options(tt_mb=64))
+    assert solution.value == "win"
+    assert {state.move_name(move) for move, value in solution.moves.items() if value == "win"} == WINNING_OPENINGS[4]
+
+
+@pytest.mark.slow
+def test_the_4x4_openings_are_the_references():
+    position = reference.start(4)
+    assert {move for move in reference.moves(position) if not reference.wins(reference.play(position, move))} \
+        == WINNING_OPENINGS[4]
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_solve_agrees_with_minimax_after_random_stones(n):
+    game = load_game(f"hex:{n}")
+    rng = random.Random(n)
+    for _ in range(6):
+        state, position = RulesState(game), reference.start(n)
+        for _ in range(n * n - 9):
+            if state.is_over():
+                break
+            move = rng.choice(state.legal_moves())
+            position = reference.play(position, state.move_name(move))
+            state.play(move)
+        if state.is_over():
+            continue
+        solution = solve(state, Options(tt_mb=16))
+        assert solution.value == ("win" if reference.wins(position) else "loss"), state.record()
+        for move, value in solution.moves.items():
+            assert value == ("loss" if reference.wins(reference.play(position, state.move_name(move))) else "win")
+
+
+def test_positions_of_the_largest_boards_play_and_render(tmp_path):
+    game = load_game("hex:11")
+    state = RulesState(game, "f6 a1 k11 e7 f7")
+    assert len(state.legal_moves()) == 121 - 5 and state.to_move == 1
+    drawn = str(state)
+    assert drawn.count("X") == 3 and drawn.count("O") == 2
+    svg = tmp_path / "hex.svg"
+    assert main(["render", "hex:11", "--moves", "f6 a1 k11 e7 f7", "--svg", str(svg)]) == 0
+    assert svg.read_text().startswith("<svg")
+    assert main(["render", "hex:9", "--moves", "i9 a1", "--svg", str(tmp_path / "nine.svg")]) == 0
+
+
+def test_a_3x3_certificate_is_accepted(tmp_path):
+    state = RulesState(load_game("hex:3"))
+    certificate = certify(state, kept_search(state.game, Options(tt_mb=16)))
+    path = tmp_path / "hex.cert"
+    write_certificate(path, certificate.header, certificate.parts)
+    report = check_certificate(str(path))
+    assert report.accepted, report.finding
+    assert report.value is Value.WIN
+
+
+def test_the_rules_self_check_passes():
+    assert main(["games", "hex:5", "--check"]) == 0
+    assert main(["games", "hex:11", "--check", "--games", "20"]) == 0
+
+
+def rotated(name: str, n: int) -> str:
+    """The cell's image under the half-turn."""
+    return f"{chr(ord('a') + n - 1 - (ord(name[0]) - ord('a')))}{n + 1 - int(name[1:])}"
+
+
+@pytest.mark.slow
+def test_5x5_every_opening():
+    """A first-player win; each opening's value equals its half-turn image's, and the centre wins (not done
+    within 10 minutes on a shared 2-core machine: docs/games.md)."""
+    state = RulesState(load_game("hex:5"))
+    solution = solve(state, Options(tt_mb=256))
+    values = {state.move_name(move): value for move, value in solution.moves.items()}
+    assert solution.value == "win" and len(values) == 25 and values["c3"] == "win"
+    assert all(values[rotated(cell, 5)] == value for cell, value in values.items())
