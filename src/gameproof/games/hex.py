@@ -1,0 +1,179 @@
+"""Hex on an n×n rhombus (``hex:N``, 2..11; 11×11 by default): black, who moves first, places a stone on an
+empty cell to join rows 1 and n; white joins columns a and n. Cell (r, c) touches (r, c ± 1), (r ± 1, c),
+(r + 1, c - 1) and (r - 1, c + 1). The board cannot fill up without one side joined, so there are no draws.
+
+The position is four words: black's stones as a layer of two words, then white's (the colours' goals differ,
+so the words are absolute and the rules are told who is to move). Cell (r, c) is bit ``r * STRIDE + c`` of a
+layer, bit ``b`` being bit ``b % 64`` of the layer's word ``b // 64``. A 9×9 or larger board needs the two
+words; a smaller one is spread over them too (a row every STRIDE bits, ``STRIDE`` above n), so that one set of
+rule functions, of one arity, serves every size.
+"""
+
+import sys
+
+from gameproof.errors import BadInput
+from gameproof.framework.bits import popcount
+from gameproof.framework.declaration import LOSS, Board, GameSpec, Parameter, Symmetry
+
+M64 = 0xFFFF_FFFF_FFFF_FFFF
+
+
+def stride(n):
+    """Bits from one row to the next: n, or more on a small board so that its last cell is bit 64 or above."""
+    return max(n, -(-64 // (n - 1)) - 1)
+
+
+def layer_mask(n, cells):
+    """The (row, col) `cells` of an n×n board as the two words of a layer."""
+    value = sum(1 << (row * stride(n) + col) for row, col in cells)
+    return value & M64, value >> 64
+
+
+def constants(n):
+    """The module constants for an n×n board."""
+    if not 2 <= n <= 11:
+        raise BadInput(f"hex:{n}: the board side must be 2..11")
+    every = [(row, col) for row in range(n) for col in range(n)]
+    names = {"CELLS": every,
+             "NOT_FIRST_COL": [(row, col) for row, col in every if col > 0],
+             "NOT_LAST_COL": [(row, col) for row, col in every if col < n - 1],
+             "FIRST_ROW": [(0, col) for col in range(n)], "LAST_ROW": [(n - 1, col) for col in range(n)],
+             "FIRST_COL": [(row, 0) for row in range(n)], "LAST_COL": [(row, n - 1) for row in range(n)]}
+    found = {"N": n, "STRIDE": stride(n), "FILL_STEPS": (n * n + 1) // 2}
+    for name, cells in names.items():
+        found[f"{name}_LO"], found[f"{name}_HI"] = layer_mask(n, cells)
+    return found
+
+
+# The default 11×11 board's constants (STRIDE 11); `constants` gives them for every size.
+N, STRIDE, FILL_STEPS = 11, 11, 61
+CELLS_LO, CELLS_HI = M64, (1 << 57) - 1
+NOT_FIRST_COL_LO, NOT_FIRST_COL_HI = 0xFF7F_EFFD_FFBF_F7FE, 0x1FF_BFF7_FEFF_DFFB
+NOT_LAST_COL_LO, NOT_LAST_COL_HI = 0xFFBF_F7FE_FFDF_FBFF, 0xFF_DFFB_FF7F_EFFD
+FIRST_ROW_LO, FIRST_ROW_HI = 0x7FF, 0
+LAST_ROW_LO, LAST_ROW_HI = 0, 0x1FF_C000_0000_0000
+FIRST_COL_LO, FIRST_COL_HI = 0x80_1002_0040_0801, 0x4008_0100_2004
+LAST_COL_LO, LAST_COL_HI = 0x40_0801_0020_0400, 0x100_2004_0080_1002
+
+
+# --- a layer of two words, shifted by k bits (1..63) toward higher or lower cells -------------------------
+
+
+def up(lo, hi, k):
+    return (lo << k) & M64, ((hi << k) | (lo >> (64 - k))) & M64
+
+
+def down(lo, hi, k):
+    return (lo >> k) | ((hi << (64 - k)) & M64), hi >> k
+
+
+def neighbours(lo, hi):
+    """The cells touching those of the layer (lo, hi)."""
+    east_lo, east_hi = up(lo, hi, 1)
+    west_lo, west_hi = down(lo, hi, 1)
+    north_lo, north_hi = up(lo, hi, STRIDE)
+    south_lo, south_hi = down(lo, hi, STRIDE)
+    north_west_lo, north_west_hi = up(lo, hi, STRIDE - 1)  # (r + 1, c - 1)
+    south_east_lo, south_east_hi = down(lo, hi, STRIDE - 1)  # (r - 1, c + 1)
+    return (((east_lo | south_east_lo) & NOT_FIRST_COL_LO) | ((west_lo | north_west_lo) & NOT_LAST_COL_LO)
+            | ((north_lo | south_lo) & CELLS_LO),
+            ((east_hi | south_east_hi) & NOT_FIRST_COL_HI) | ((west_hi | north_west_hi) & NOT_LAST_COL_HI)
+            | ((north_hi | south_hi) & CELLS_HI))
+
+
+def joined(lo, hi, from_lo, from_hi, to_lo, to_hi):
+    """Whether the stones (lo, hi) join the edge cells (from_lo, from_hi) to (to_lo, to_hi): a flood fill
+    from the first edge, one step per round (a chain of stones is never longer than one side's stones)."""
+    reach_lo, reach_hi = lo & from_lo, hi & from_hi
+    for _ in range(FILL_STEPS):
+        next_lo, next_hi = neighbours(reach_lo, reach_hi)
+        reach_lo, reach_hi = (reach_lo | next_lo) & lo, (reach_hi | next_hi) & hi
+    return ((reach_lo & to_lo) | (reach_hi & to_hi)) != 0
+
+
+def black_joined(black_lo, black_hi):
+    return joined(black_lo, black_hi, FIRST_ROW_LO, FIRST_ROW_HI, LAST_ROW_LO, LAST_ROW_HI)
+
+
+def white_joined(white_lo, white_hi):
+    return joined(white_lo, white_hi, FIRST_COL_LO, FIRST_COL_HI, LAST_COL_LO, LAST_COL_HI)
+
+
+def rows_reached(lo, hi):
+    """How many rows hold a stone of the layer (lo, hi)."""
+    fold_lo, fold_hi = lo, hi
+    for _ in range(N - 1):
+        west_lo, west_hi = down(fold_lo, fold_hi, 1)
+        fold_lo, fold_hi = (fold_lo | west_lo) & CELLS_LO, (fold_hi | west_hi) & CELLS_HI
+    return popcount(fold_lo & FIRST_COL_LO) + popcount(fold_hi & FIRST_COL_HI)
+
+
+def cols_reached(lo, hi):
+    """How many columns hold a stone of the layer (lo, hi)."""
+    fold_lo, fold_hi = lo, hi
+    for _ in range(N - 1):
+        south_lo, south_hi = down(fold_lo, fold_hi, STRIDE)
+        fold_lo, fold_hi = fold_lo | south_lo, fold_hi | south_hi
+    return popcount(fold_lo & FIRST_ROW_LO) + popcount(fold_hi & FIRST_ROW_HI)
+
+
+# --- the game protocol (gameproof.framework.declaration), each function told who is to move (0: black) ---
+
+
+def start():
+    return 0, 0, 0, 0
+
+
+def legal(to_move, black_lo, black_hi, white_lo, white_hi):
+    """The empty cells, unless the side that moved last has joined its edges."""
+    if to_move == 0:
+        if white_joined(white_lo, white_hi):
+            return 0, 0
+    elif black_joined(black_lo, black_hi):
+        return 0, 0
+    return CELLS_LO & ~(black_lo | white_lo), CELLS_HI & ~(black_hi | white_hi)
+
+
+def play(to_move, black_lo, black_hi, white_lo, white_hi, cell_lo, cell_hi):
+    if to_move == 0:
+        return black_lo | cell_lo, black_hi | cell_hi, white_lo, white_hi
+    return black_lo, black_hi, white_lo | cell_lo, white_hi | cell_hi
+
+
+def result(to_move, black_lo, black_hi, white_lo, white_hi):
+    """Asked only once the side that moved last has joined its edges: the side to move has lost."""
+    return LOSS
+
+
+def estimate(to_move, black_lo, black_hi, white_lo, white_hi):
+    """The rows black's stones reach and the columns white's reach, the side to move's first."""
+    black, white = rows_reached(black_lo, black_hi), cols_reached(white_lo, white_hi)
+    if to_move == 0:
+        return black, white
+    return white, black
+
+
+def centre_first(n):
+    """The cells by their distance from the centre (hex steps, doubled): the moves df-pn tries first."""
+    def distance(row, col):
+        dr, dc = 2 * row - (n - 1), 2 * col - (n - 1)
+        return max(abs(dr), abs(dc), abs(dr + dc))
+
+    cells = sorted(((row, col) for row in range(n) for col in range(n)), key=lambda cell: distance(*cell))
+    return [row * stride(n) + col for row, col in cells]
+
+
+GAME = GameSpec(
+    name="hex",
+    rules=sys.modules[__name__],
+    summary="Hex on an n×n rhombus: black joins top and bottom, white left and right",
+    parameters=(Parameter("n", 11, 2, 11, "cells along a side"),),
+    constants=constants,
+    board=lambda n: Board(n, n, row_stride=stride(n)),
+    symmetries=(Symmetry.ROTATE_180,),  # a transpose would swap the colours' goals
+    turn_argument=True,
+    perspective=False,
+    move_order=centre_first,
+    pieces="XO",
+    player_names=("black", "white"),
+)

@@ -1,0 +1,240 @@
+"""Hex (gameproof.games.hex): the rule functions against a slow obvious reference (random playouts on every
+size, every position of the smallest boards), and the engine (perft, solve, render) against the reference."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from gameproof.certify.check import check_certificate
+from gameproof.certify.records import Value, write_certificate
+from gameproof.cli import main
+from gameproof.framework.declaration import LOSS
+from gameproof.framework.registry import load_game
+from gameproof.framework.state import RulesState
+from gameproof.search.certificate import certify
+from gameproof.search.dfpn import Options
+from gameproof.search.perft import fast_perft, perft
+from gameproof.search.solve import kept_search, solve
+
+sys.path.insert(0, str(Path(__file__).parent))
+import hex_reference as reference  # noqa: E402
+
+SIZES = range(2, 12)
+
+
+def rules_of(n: int):
+    return load_game(f"hex:{n}").rules
+
+
+def layer(lo: int, hi: int) -> int:
+    return lo | hi << 64
+
+
+def as_reference(rules, words: tuple[int, int, int, int], to_move: int) -> reference.Position:
+    black, white = layer(*words[:2]), layer(*words[2:])
+    n, stride = rules.N, rules.STRIDE
+    grid = tuple("".join(reference.BLACK if black >> (r * stride + c) & 1 else reference.WHITE
+                         if white >> (r * stride + c) & 1 else reference.EMPTY for c in range(n)) for r in range(n))
+    return reference.Position(grid, (reference.BLACK, reference.WHITE)[to_move])
+
+
+def rule_moves(rules, words, to_move: int) -> list[str]:
+    """The cells legal() offers, by name."""
+    mask = layer(*rules.legal(to_move, *words))
+    n, stride = rules.N, rules.STRIDE
+    return [reference.name((r, c)) for r in range(n) for c in range(n) if mask >> (r * stride + c) & 1]
+
+
+def cell_words(rules, move: str) -> tuple[int, int]:
+    """The one-hot mask of a cell as its two words."""
+    bit = (int(move[1:]) - 1) * rules.STRIDE + ord(move[0]) - ord("a")
+    return (1 << bit) & 0xFFFF_FFFF_FFFF_FFFF, (1 << bit) >> 64
+
+
+def check_position(rules, words, to_move: int) -> list[str]:
+    """The rules and the reference agree at this position; its moves."""
+    position = as_reference(rules, words, to_move)
+    expected = reference.moves(position)
+    assert rule_moves(rules, words, to_move) == expected, position
+    assert all(0 <= count <= rules.N for count in rules.estimate(to_move, *words))
+    if not expected:
+        assert reference.has_won(position, (reference.WHITE, reference.BLACK)[to_move])
+        assert rules.result(to_move, *words) == LOSS
+    return expected
+
+
+def test_every_board_takes_two_words_a_layer():
+    for n in SIZES:
+        game = load_game(f"hex:{n}")
+        assert game.board.words == 2 and len(game.rules.start()) == 4
+        assert sorted(game.spec.move_order(n)) == sorted(game.board.cells)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_random_playouts_agree_with_the_reference(n):
+    rules = rules_of(n)
+    rng = random.Random(f"hex:{n}")
+    for _ in range(10 if n < 8 else 3):
+        words, to_move, history = rules.start(), 0, []
+        while moves := check_position(rules, words, to_move):
+            move = rng.choice(moves)
+            history.append(move)
+            position = as_reference(rules, words, to_move)
+            words = rules.play(to_move, *words, *cell_words(rules, move))
+            to_move = 1 - to_move
+            assert as_reference(rules, words, to_move) == reference.play(position, move), history
+        assert len(history) <= n * n
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_every_position_of_the_smallest_boards_agrees(n):
+    rules = rules_of(n)
+    seen = set()
+
+    def visit(words, to_move):
+        if (words, to_move) in seen:
+            return
+        seen.add((words, to_move))
+        for move in check_position(rules, words, to_move):
+            visit(rules.play(to_move, *words, *cell_words(rules, move)), 1 - to_move)
+
+    visit(rules.start(), 0)
+    assert len(seen) > 3 ** (n * n) // 20
+
+
+def test_a_chain_across_the_word_boundary_joins():
+    """On 11x11 rows 6 and 7 straddle bit 64: black's column f, white's row 6, each joined only across it."""
+    rules = rules_of(11)
+    black = [f"f{row}" for row in range(1, 12)]
+    white = [f"{col}6" for col in "abcdeghijk"]  # row 6 but for f6, black's
+    words, to_move = rules.start(), 0
+    for move in [m for pair in zip(black, white + ["a1"]) for m in pair][:-1]:
+        words = rules.play(to_move, *words, *cell_words(rules, move))
+        to_move = 1 - to_move
+    assert rules.legal(to_move, *words) == (0, 0)
+    assert reference.has_won(as_reference(rules, words, to_move), reference.BLACK)
+
+
+# --- through the engine: RulesState, perft, solve, rendering, certificates ----------------------------------
+
+#: hex:3's move paths by depth, counted by the reference (games end from ply 5 on).
+HEX3_PERFT = [1, 9, 72, 504, 3_024, 15_120, 54_720, 146_880, 207_360, 120_960]
+#: The winning first moves of the smallest boards, by the reference's minimax (docs/games.md).
+WINNING_OPENINGS = {2: {"b1", "a2"}, 3: {"c1", "a2", "b2", "c2", "a3"}, 4: {"d1", "c2", "b3", "a4"}}
+
+
+def falling(cells: int, depth: int) -> int:
+    """Move paths of `depth` plies on an empty board of `cells` cells while no game can have ended."""
+    count = 1
+    for ply in range(depth):
+        count *= cells - ply
+    return count
+
+
+def test_perft_through_the_engine_counts_what_the_reference_counts():
+    state = RulesState(load_game("hex:3"))
+    assert [fast_perft(state, depth) for depth in range(10)] == HEX3_PERFT
+    assert [perft(state, depth) for depth in range(7)] == HEX3_PERFT[:7]
+    assert fast_perft(RulesState(load_game("hex:4")), 5) == reference.perft(reference.start(4), 5) == falling(16, 5)
+
+
+@pytest.mark.parametrize("n", [9, 11])
+def test_perft_on_boards_of_two_words(n):
+    """Nobody can join their edges before black's n-th stone, so the first plies' paths are a falling factorial."""
+    state = RulesState(load_game(f"hex:{n}"))
+    assert perft(state, 2) == fast_perft(state, 2) == reference.perft(reference.start(n), 2) == falling(n * n, 2)
+    assert fast_perft(state, 3) == falling(n * n, 3)
+    state = RulesState(load_game(f"hex:{n}"), "a1 b2 c3")
+    assert fast_perft(state, 2) == falling(n * n - 3, 2)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_the_smallest_boards_agree_with_minimax(n):
+    state = RulesState(load_game(f"hex:{n}"))
+    solution = solve(state, Options(tt_mb=16))
+    position = reference.start(n)
+    assert solution.value == ("win" if reference.wins(position) else "loss")
+    for move, value in solution.moves.items():
+        assert value == ("loss" if reference.wins(reference.play(position, state.move_name(move))) else "win")
+    assert {state.move_name(move) for move, value in solution.moves.items() if value == "win"} == WINNING_OPENINGS[n]
+
+
+def test_4x4_every_opening():
+    state = RulesState(load_game("hex:4"))
+    solution = solve(state, Options(tt_mb=64))
+    assert solution.value == "win"
+    assert {state.move_name(move) for move, value in solution.moves.items() if value == "win"} == WINNING_OPENINGS[4]
+
+
+@pytest.mark.slow
+def test_the_4x4_openings_are_the_references():
+    position = reference.start(4)
+    assert {move for move in reference.moves(position) if not reference.wins(reference.play(position, move))} \
+        == WINNING_OPENINGS[4]
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_solve_agrees_with_minimax_after_random_stones(n):
+    game = load_game(f"hex:{n}")
+    rng = random.Random(n)
+    for _ in range(6):
+        state, position = RulesState(game), reference.start(n)
+        for _ in range(n * n - 9):
+            if state.is_over():
+                break
+            move = rng.choice(state.legal_moves())
+            position = reference.play(position, state.move_name(move))
+            state.play(move)
+        if state.is_over():
+            continue
+        solution = solve(state, Options(tt_mb=16))
+        assert solution.value == ("win" if reference.wins(position) else "loss"), state.record()
+        for move, value in solution.moves.items():
+            assert value == ("loss" if reference.wins(reference.play(position, state.move_name(move))) else "win")
+
+
+def test_positions_of_the_largest_boards_play_and_render(tmp_path):
+    game = load_game("hex:11")
+    state = RulesState(game, "f6 a1 k11 e7 f7")
+    assert len(state.legal_moves()) == 121 - 5 and state.to_move == 1
+    drawn = str(state)
+    assert drawn.count("X") == 3 and drawn.count("O") == 2
+    svg = tmp_path / "hex.svg"
+    assert main(["render", "hex:11", "--moves", "f6 a1 k11 e7 f7", "--svg", str(svg)]) == 0
+    assert svg.read_text().startswith("<svg")
+    assert main(["render", "hex:9", "--moves", "i9 a1", "--svg", str(tmp_path / "nine.svg")]) == 0
+
+
+def test_a_3x3_certificate_is_accepted(tmp_path):
+    state = RulesState(load_game("hex:3"))
+    certificate = certify(state, kept_search(state.game, Options(tt_mb=16)))
+    path = tmp_path / "hex.cert"
+    write_certificate(path, certificate.header, certificate.parts)
+    report = check_certificate(str(path))
+    assert report.accepted, report.finding
+    assert report.value is Value.WIN
+
+
+def test_the_rules_self_check_passes():
+    assert main(["games", "hex:5", "--check"]) == 0
+    assert main(["games", "hex:11", "--check", "--games", "20"]) == 0
+
+
+def rotated(name: str, n: int) -> str:
+    """The cell's image under the half-turn."""
+    return f"{chr(ord('a') + n - 1 - (ord(name[0]) - ord('a')))}{n + 1 - int(name[1:])}"
+
+
+@pytest.mark.slow
+def test_5x5_every_opening():
+    """A first-player win; each opening's value equals its half-turn image's, and the centre wins (not done
+    within 10 minutes on a shared 2-core machine: docs/games.md)."""
+    state = RulesState(load_game("hex:5"))
+    solution = solve(state, Options(tt_mb=256))
+    values = {state.move_name(move): value for move, value in solution.moves.items()}
+    assert solution.value == "win" and len(values) == 25 and values["c3"] == "win"
+    assert all(values[rotated(cell, 5)] == value for cell, value in values.items())
