@@ -22,7 +22,8 @@ from gameproof.framework.state import GameState
 from gameproof.framework.selfcheck import self_check, shown
 from gameproof.loading import import_file
 
-BUILTIN = ("gameproof.games.connect4", "gameproof.games.othello.rules", "gameproof.games.mnk.rules")
+BUILTIN = ("gameproof.games.connect4", "gameproof.games.othello.rules", "gameproof.games.mnk.rules",
+           "gameproof.games.breakthrough", "gameproof.games.clobber")
 ENTRY_POINT_GROUP = "gameproof.games"
 EXAMPLES = ("othello", "mnk:3,3,3", "mnk-misere:4,4,3", "mnk-notakto:3,3,3", "connect4:5,4", "othello:4")
 
