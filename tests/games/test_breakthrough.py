@@ -67,14 +67,22 @@ def test_the_rules_agree_with_the_reference_on_random_playouts(size):
         assert plies <= game.max_plies
 
 
-@pytest.mark.parametrize("size", ["3,3", "3,4", "4,3", "3,5"])
-def test_max_plies_is_the_longest_game(size):
-    @lru_cache(maxsize=None)
-    def longest(grid, side):
-        return max((1 + longest(reference.play(grid, side, move), 1 - side) for move in reference.moves(grid, side)),
-                   default=0)
+@pytest.mark.parametrize("size", ["3,3", "3,4", "4,3"])
+def test_max_plies_is_the_longest_game_and_plies_left_bounds_it_from_every_position(size):
+    """Every position reachable on the board, found by the reference, with the rules' words beside it."""
+    game = load_game(f"breakthrough:{size}")
+    rules, board = game.rules, game.board
 
-    assert longest(reference.start(*size_of(size)), 0) == load_game(f"breakthrough:{size}").max_plies
+    @lru_cache(maxsize=None)
+    def longest(grid, side, words):
+        lengths = [0]
+        for name, (frm, to) in rule_moves(rules, board, (side, *words)).items():
+            after = rules.play(side, *words, frm, to)
+            lengths.append(1 + longest(reference.play(grid, side, name), 1 - side, after))
+        assert max(lengths) <= rules.plies_left(side, *words), grid
+        return max(lengths)
+
+    assert longest(reference.start(*size_of(size)), 0, rules.start()) == game.max_plies
 
 
 def test_the_estimate_counts_each_sides_pieces_near_its_far_row():

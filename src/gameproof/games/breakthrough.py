@@ -35,6 +35,7 @@ def constants(rows, cols):
     home = home_rows(rows)
     column = sum(1 << (row * cols) for row in range(rows))  # the cells of column a
     return {
+        "ROWS": rows,
         "COLS": cols,
         "CELLS": (1 << (rows * cols)) - 1,
         "NOT_FIRST_COL": column * (((1 << cols) - 1) ^ 1),
@@ -52,6 +53,7 @@ def constants(rows, cols):
 
 # The constants of the default 5×5 board.
 _DEFAULT = constants(5, 5)
+ROWS = _DEFAULT["ROWS"]
 COLS = _DEFAULT["COLS"]
 CELLS = _DEFAULT["CELLS"]
 NOT_FIRST_COL = _DEFAULT["NOT_FIRST_COL"]
@@ -150,10 +152,25 @@ def estimate(to_move, white, black):
     return black_near, white_near
 
 
+def steps_to_go(side, pieces, goal):
+    """The steps `side`'s pieces can still take short of the far row `goal`: each piece's distance to
+    it, less one."""
+    total = 0
+    ahead = pieces
+    for _ in range(ROWS):
+        ahead = straight(side, ahead)
+        total = total + popcount(ahead & (CELLS ^ goal))
+    return total
+
+
+def plies_left(to_move, white, black):
+    """Every move but the last is one of those steps."""
+    return steps_to_go(0, white, LAST_ROW) + steps_to_go(1, black, FIRST_ROW) + 1
+
+
 def max_plies(rows, cols):
-    """Every move but the last takes a piece one row forward without reaching the far row: a piece that
-    starts on row r (counted from its own side) has rows - 2 - r such steps, so each side makes at most
-    their sum over its pieces, and the game ends one ply later at the latest."""
+    """`plies_left` at the start: a piece that starts on row r (counted from its own side) has rows - 2 - r
+    steps to take short of the far row."""
     steps = cols * sum(rows - 2 - row for row in range(home_rows(rows)))
     return 2 * steps + 1
 
