@@ -85,12 +85,12 @@ def test_max_plies_is_the_longest_game_and_plies_left_bounds_it_from_every_posit
     assert longest(reference.start(*size_of(size)), 0, rules.start()) == game.max_plies
 
 
-def test_the_estimate_counts_each_sides_pieces_near_its_far_row():
+def test_the_estimate_counts_each_sides_pieces_near_its_far_row_and_the_movers_breakthroughs():
     rules = load_game("breakthrough:5,5").rules
-    white = 1 << 15 | 1 << 16 | 1 << 11  # two on row 4, one step from row 5, and one on row 3
-    black = 1 << 5 | 1 << 24  # one on row 2, one step from row 1, and one at home
-    assert rules.estimate(0, white, black) == (5, 2)
-    assert rules.estimate(1, white, black) == (2, 5)
+    white = 1 << 15 | 1 << 16 | 1 << 11  # a4 and b4, one step from row 5, and b3
+    black = 1 << 5 | 1 << 24  # a2, one step from row 1, and e5
+    assert rules.estimate(0, white, black) == (2 * 16 + 2 * 2 + 1, 2)  # a4 and b4 can break through
+    assert rules.estimate(1, white, black) == (16 + 2, 2 * 2 + 1)  # a2 can
 
 
 # --- through the engine ------------------------------------------------------------------------------

@@ -26,9 +26,9 @@ from gameproof.search.perft import fast_perft, perft  # noqa: E402
 from gameproof.search.solve import solve  # noqa: E402
 
 VALUE_NAMES = {1: "win", -1: "loss"}
-#: Boards whose value plain minimax finds in about a second or less.
-SMALL = ["1,2", "1,3", "1,4", "1,5", "1,6", "1,7", "1,8", "2,2", "2,3", "2,4", "2,5", "2,6", "3,2", "3,3",
-         "3,4", "4,3", "5,2"]
+#: Boards whose value plain minimax finds in about a second or less (wins and losses; each compiles its
+#: own kernels, about 10 s on a first run).
+SMALL = ["1,6", "1,7", "2,3", "2,4", "2,5", "2,6", "3,3", "3,4"]
 
 
 def size_of(size: str) -> tuple[int, int]:
@@ -126,20 +126,20 @@ def test_engine_playouts_name_and_parse_the_reference_moves(size):
         assert not reference.moves(grid, state.to_move)
 
 
-@pytest.mark.parametrize(("size", "depth"), [("3,4", 6), ("5,6", 4), ("8,8", 3)])
+@pytest.mark.parametrize(("size", "depth"), [("3,4", 6), ("5,6", 3), ("8,8", 2)])
 def test_perft_through_the_engine_equals_the_reference(size, depth):
     state, grid = RulesState(load_game(f"clobber:{size}")), reference.start(*size_of(size))
     for d in range(depth + 1):
         expected = reference_perft(reference.moves, reference.play, grid, 0, d)
         assert fast_perft(state, d) == expected, d
-        if d <= 3:
+        if d <= 2:
             assert perft(state, d) == expected, d
 
 
 def test_the_perft_command(capsys):
-    assert main(["perft", "clobber:5,6", "3", "--json"]) == 0
+    assert main(["perft", "clobber:5,6", "2", "--json"]) == 0
     grid = reference.start(5, 6)
-    assert json.loads(capsys.readouterr().out)["paths"] == reference_perft(reference.moves, reference.play, grid, 0, 3)
+    assert json.loads(capsys.readouterr().out)["paths"] == reference_perft(reference.moves, reference.play, grid, 0, 2)
 
 
 @pytest.mark.parametrize("engine", list(Engine))

@@ -143,13 +143,14 @@ def result(to_move, white, black):
 
 
 def estimate(to_move, white, black):
-    """How close each side is to breaking through: twice its pieces one row from its far row, plus those
-    two rows away (the side to move's count first)."""
+    """How close each side is to breaking through: twice its pieces one row from its far row plus those
+    two rows away, and for the side to move (its count first) 16 more for each piece that can break
+    through at once."""
     white_near = 2 * popcount(white & WHITE_ONE_TO_GO) + popcount(white & WHITE_TWO_TO_GO)
     black_near = 2 * popcount(black & BLACK_ONE_TO_GO) + popcount(black & BLACK_TWO_TO_GO)
     if to_move == 0:
-        return white_near, black_near
-    return black_near, white_near
+        return 16 * popcount(legal(to_move, white, black) & WHITE_ONE_TO_GO) + white_near, black_near
+    return 16 * popcount(legal(to_move, white, black) & BLACK_ONE_TO_GO) + black_near, white_near
 
 
 def steps_to_go(side, pieces, goal):
