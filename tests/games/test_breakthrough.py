@@ -175,9 +175,11 @@ def test_the_self_check_passes():
 
 @pytest.mark.slow
 def test_5x5_is_a_second_player_win_with_every_first_move_and_an_accepted_certificate(tmp_path, capsys):
-    """The published result (retrograde analysis, 2006): on 5×5 with two home rows each, black wins."""
+    """The published result (retrograde analysis, 2006): on 5×5 with two home rows each, black wins.
+    About 20 minutes on 2 cores: df-pn 158M nodes in 660 s, the certificate (6.2M positions) 100 s, its
+    check 370 s."""
     path = tmp_path / "breakthrough-5x5.cert"
-    assert main(["solve", "breakthrough:5,5", "--certificate", str(path), "--json"]) == 0
+    assert main(["solve", "breakthrough:5,5", "--certificate", str(path), "--tt-mb", "4096", "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["value"] == "loss" and answer["to_move"] == "white"
     assert sorted(answer["moves"]) == sorted(reference.moves(reference.start(5, 5), 0))
