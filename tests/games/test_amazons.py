@@ -156,7 +156,7 @@ def test_perft_through_the_engine_counts_what_the_reference_counts(name, depth):
     assert perft(state, 1) == fast_perft(state, 1) == len(reference.moves(reference.start(*size_of(name))))
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_the_golden_counts_are_the_references():
     for (name, depth), count in PERFT.items():
         assert reference.perft(reference.start(*size_of(name)), depth) == count
@@ -193,7 +193,7 @@ def test_4x4_is_a_second_player_win():
     assert solution.value == "loss" and set(solution.moves.values()) == {"loss"}
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_4x4_agrees_with_the_references_minimax():
     assert not reference.wins(reference.start(4, 4))
 

@@ -173,7 +173,7 @@ def test_the_self_check_passes():
     assert main(["games", "breakthrough:5,5", "--check", "--games", "100"]) == 0
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_5x5_is_a_second_player_win_with_every_first_move_and_an_accepted_certificate(tmp_path, capsys):
     """The published result (retrograde analysis, 2006): on 5×5 with two home rows each, black wins.
     About 20 minutes on 2 cores: df-pn 158M nodes in 660 s, the certificate (6.2M positions) 100 s, its

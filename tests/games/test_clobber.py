@@ -150,7 +150,7 @@ def test_solved_values_equal_minimax(size, engine):
     assert solution.value == VALUE_NAMES[reference.value(reference.start(*size_of(size)), 0)]
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_4x4_solves_to_its_minimax_value():
     state = RulesState(load_game("clobber:4,4"))
     assert solve(state, Options(tt_mb=64), with_moves=False).value == VALUE_NAMES[

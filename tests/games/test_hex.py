@@ -170,7 +170,7 @@ def test_4x4_every_opening():
     assert {state.move_name(move) for move, value in solution.moves.items() if value == "win"} == WINNING_OPENINGS[4]
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_the_4x4_openings_are_the_references():
     position = reference.start(4)
     assert {move for move in reference.moves(position) if not reference.wins(reference.play(position, move))} \
@@ -229,7 +229,7 @@ def rotated(name: str, n: int) -> str:
     return f"{chr(ord('a') + n - 1 - (ord(name[0]) - ord('a')))}{n + 1 - int(name[1:])}"
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_5x5_every_opening():
     """A first-player win; each opening's value equals its half-turn image's, and the centre wins (not done
     within 10 minutes on a shared 2-core machine: docs/games.md)."""
