@@ -115,14 +115,15 @@ class Game:
 
     @cached_property
     def max_moves(self) -> int:
-        """The most legal moves a position has: the declared ``max_moves``, else a layer's bits for a placement
-        game and :data:`MANY_MOVES` for others (a position with more is a fault)."""
+        """The most legal moves a position has: the declared ``max_moves``, else :data:`MANY_MOVES` (a position
+        with more is a fault); a placement game's are at least a layer's bits, so that the kernels' move arrays
+        hold every cell without a check per move."""
         if self.spec.max_moves is None:
             return self.codes.base if self.is_placement else MANY_MOVES
         declared = self._declared("max_moves", self.spec.max_moves)
         if not is_int(declared) or not 1 <= declared <= 1 << 20:
             raise RulesError(f"{self.name}: max_moves() must give a number of moves 1..{1 << 20}, not {shown(declared)}")
-        return declared
+        return max(declared, self.codes.base) if self.is_placement else declared
 
     def move_name(self, move: int) -> str:
         """A move's name by its cells (``c4``, ``b2-c3``), ``pass``, or ``@N`` for a code that names no cells."""
