@@ -1,8 +1,10 @@
 """The game screen and the SVG board for declared games: Connect Four (by columns, alpha-beta), Othello 4×4
-(passes) and Domineering (one kind of piece, loaded from its file)."""
+(passes), Domineering (one kind of piece, loaded from its file) and Amazons 4×4 (moves of three parts, chosen
+cell by cell)."""
 
 import asyncio
 import random
+import sys
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
@@ -23,8 +25,14 @@ from gameproof.tui.game_view import view_of
 from gameproof.tui.keys import SquareEntry
 from gameproof.tui.oracle import Cancelled, Oracle
 
+sys.path.insert(0, str(Path(__file__).parent))
+import amazons_reference  # noqa: E402
+
 DOMINEERING = f"{Path(__file__).parents[2] / 'examples' / 'domineering.py'}:4,4"
 CONNECT4 = "connect4:5,4"
+AMAZONS = "amazons:4,4"
+#: Every first move of Amazons 4×4, by name, from the reference's own move generator.
+AMAZONS_MOVES = amazons_reference.moves(amazons_reference.start(4, 4))
 SIZE = (100, 35)
 NS = "{http://www.w3.org/2000/svg}"
 VALUE_WORDS = ("win", "draw", "loss")
@@ -96,6 +104,37 @@ def test_session_passes_only_when_it_must():
     assert {mover, session.mover} == {"black", "white"}
     with pytest.raises(BadInput, match="cannot pass"):
         session.pass_turn()
+
+
+def parts_of(moves: list[str], depth: int) -> set[str]:
+    """The cells named as part `depth` (0: from, 1: to, 2: arrow) of the Amazons moves `moves`."""
+    return {move.replace("/", "-").split("-")[depth] for move in moves}
+
+
+def test_a_move_of_several_parts_is_chosen_cell_by_cell():
+    session = GameSession(RulesState(load_game(AMAZONS)))
+    board = session.state.game.board
+
+    def cell(name: str) -> int:
+        return session.view.cell_moves.index(board.parse_cell(name))
+
+    def offered() -> set[str]:
+        return {board.cell_name(bit) for bit in session.next_cells()}
+
+    assert offered() == parts_of(AMAZONS_MOVES, 0)
+    with pytest.raises(BadInput, match="no legal move starts on c2"):
+        session.play_cell(cell("c2"))
+    session.play_cell(cell("b1"))
+    assert offered() == parts_of([m for m in AMAZONS_MOVES if m.startswith("b1-")], 1)
+    with pytest.raises(BadInput, match="no legal move goes b1 d4"):
+        session.play_cell(cell("d4"))
+    assert session.clear_choice() and not session.clear_choice() and offered() == parts_of(AMAZONS_MOVES, 0)
+    session.play_named("b1"), session.play_named("b3")  # typed squares choose parts as clicks do
+    arrows = parts_of([m for m in AMAZONS_MOVES if m.startswith("b1-b3/")], 2)
+    assert offered() == arrows and session.record == ""
+    session.play_cell(cell(min(arrows)))
+    assert session.record == f"b1-b3/{min(arrows)}" and session.chosen == [] and session.mover == "black"
+    assert session.undo() and session.record == ""
 
 
 @pytest.mark.parametrize("name, moves", [(CONNECT4, ""), (CONNECT4, "c c b"), (DOMINEERING, "b2"),
@@ -179,6 +218,35 @@ def test_domineering_from_its_file_played_perfectly():
                 await settle(app, pilot)
             assert app.screen.session.result() == "vertical won"
             assert "game over: vertical won" in side_text(app)
+    asyncio.run(scenario())
+
+
+def test_amazons_clicks_choose_an_amazon_its_target_and_its_arrow():
+    async def scenario():
+        app = app_for(AMAZONS)
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await settle(app, pilot)
+            session = app.screen.session
+            values = dict(session.values)
+            assert {session.state.move_name(m) for m in values} == set(AMAZONS_MOVES)
+            assert "value for white: loss" in side_text(app)  # 4×4 is a second-player win
+            await pilot.click("#sq-1")  # b1
+            await pilot.pause()
+            assert "chosen" in app.query_one("#sq-1").classes and session.values == values
+            targets = {cell for cell in range(16) if {"win", "loss"} & set(app.query_one(f"#sq-{cell}").classes)}
+            assert {session.state.game.board.cell_name(session.view.cell_moves[c]) for c in targets} == \
+                parts_of([m for m in AMAZONS_MOVES if m.startswith("b1-")], 1)
+            await pilot.click("#sq-3")  # d1: no amazon of white's reaches it from b1 (c1 is in the way)
+            await pilot.pause()
+            assert any("no legal move goes b1 d1" in n.message for n in app._notifications)
+            await pilot.press("escape")
+            assert session.chosen == [] and "chosen" not in app.query_one("#sq-1").classes
+            await pilot.click("#sq-1")
+            await pilot.click("#sq-9")  # b3
+            await pilot.press("b", "2")  # the arrow, typed
+            assert session.record == "b1-b3/b2" and session.mover == "black"
+            await settle(app, pilot)
+            assert "value for black: win" in side_text(app)
     asyncio.run(scenario())
 
 

@@ -97,6 +97,11 @@ class GameSession:
         return had
 
     def play_named(self, name: str) -> None:
+        """Play the move named `name`; in a game whose moves have several parts, a cell's name (as typed key by
+        key) chooses that cell as the move's next part, as a click on it does."""
+        if self.view.codes.parts > 1:
+            self.play_cell(self.view.cell_moves.index(self.state.game.board.parse_cell(name)))
+            return
         self.play(self.state.parse_move(name))
 
     def pass_turn(self) -> None:

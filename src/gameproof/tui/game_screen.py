@@ -25,6 +25,8 @@ from gameproof.tui.oracle import Cancelled, Oracle
 _COMMAND_KEYS = "pqu"
 _HELP = {Notation.CELL: "arrows + enter, a click, or a typed square (b2) plays a move",
          Notation.COLUMN: "arrows + enter, a click, or a typed column (c) plays a move"}
+_PARTS_HELP = ("a move is chosen cell by cell ({parts}), each by arrows + enter, a click or a typed square (b2); "
+               "escape starts it again")
 
 
 class GameScreen(Screen[None]):
@@ -47,7 +49,7 @@ class GameScreen(Screen[None]):
         Binding("p", "perfect", "perfect move"),
         Binding("space", "pass_turn", "pass"),
         Binding("enter", "choose", "play"),
-        Binding("escape", "clear", "clear typing", show=False),
+        Binding("escape", "clear", "clear typing and the parts chosen", show=False),
         Binding("up", "cursor(1, 0)", "cursor", show=False),
         Binding("down", "cursor(-1, 0)", "cursor", show=False),
         Binding("left", "cursor(0, -1)", "cursor", show=False),
@@ -72,7 +74,9 @@ class GameScreen(Screen[None]):
                 yield Static(id="value")
                 yield Static(id="line")
                 yield Static(id="typed")
-                yield Static(_HELP[view.notation], id="help")
+                parts = view.codes.parts > 1
+                yield Static(_PARTS_HELP.format(parts=", then ".join(self.session.state.game.spec.parts)) if parts
+                             else _HELP[view.notation], id="help")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -228,11 +232,16 @@ class GameScreen(Screen[None]):
                 self.redraw()
 
     def play(self, move: Callable[[], None]) -> None:
-        """Run a move-making callable; a BadInput becomes a notification instead of a crash."""
+        """Run a move-making callable; a BadInput becomes a notification instead of a crash. Choosing a part of
+        a move leaves the position, and its search, as they are."""
+        before = self.session.record
         try:
             move()
         except BadInput as error:
             self.notify(str(error), severity="error")
             self.redraw()
             return
-        self.position_changed()
+        if self.session.record == before:
+            self.redraw()
+        else:
+            self.position_changed()
