@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,10 @@ from gameproof.framework.reach import solve_reach
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 from gameproof.logic import any_uint, assume
+
+sys.path.insert(0, str(Path(__file__).parent))
+import breakthrough_reference  # noqa: E402
+import hex_reference  # noqa: E402
 
 
 def first_player_stack(player, opponent, to_move, height=3):
@@ -194,3 +199,53 @@ def test_a_predicate_helper_is_guarded_too(tmp_path, capsys):
                          "def helped(covered, to_move):\n    return empty(covered)\n")
     assert main(["reach", f"{DOMINEERING}:3,3", "--plies", "2", "--where", f"{predicate}::helped"]) == 2
     assert "helped.py:2: `is`" in capsys.readouterr().err
+
+
+# --- moves of several parts, boards of several words: against breadth-first walks of the references --------
+
+
+def fewest_plies(start, moves, play, holds, most):
+    """The fewest plies (at most `most`) after which some game reaches a position where `holds` is true, or None;
+    `moves(position)` names the legal moves and `play(position, name)` gives the next position."""
+    level = {start}
+    for plies in range(most + 1):
+        if any(holds(position) for position in level):
+            return plies
+        level = {play(position, move) for position in level for move in moves(position)}
+    return None
+
+
+def black_pieces_at_most(white, black, to_move, rules, most=3):
+    """Black has at most `most` pieces left (Breakthrough)."""
+    return rules.popcount(black) <= most
+
+
+def white_joined(black_lo, black_hi, white_lo, white_hi, to_move, rules):
+    """White has joined columns a and n (Hex)."""
+    return rules.white_joined(white_lo, white_hi)
+
+
+@pytest.mark.parametrize("most", [3, 2])
+def test_breakthrough_captures_are_reached_as_a_walk_of_the_reference_finds(most):
+    """Moves from a cell to a cell (two parts), the side to move an argument of the rules."""
+    game = load_game("breakthrough:4,4")
+    plies = fewest_plies((breakthrough_reference.start(4, 4), 0), lambda p: breakthrough_reference.moves(*p),
+                         lambda p, move: (breakthrough_reference.play(p[0], p[1], move), 1 - p[1]),
+                         lambda p: sum(row.count(breakthrough_reference.BLACK) for row in p[0]) <= most, 8)
+    assert plies is not None
+    found = solve_reach(game, plies, black_pieces_at_most, "cadical195", parameters={"most": most})
+    assert found.status is Status.SAT and found.final.words[1].bit_count() <= most
+    assert len(found.moves) == plies and all("-" in move for move in found.moves)
+    refuted = solve_reach(game, plies - 1, black_pieces_at_most, "cadical195", parameters={"most": most})
+    assert refuted.status is Status.UNSAT
+
+
+def test_a_hex_chain_is_reached_as_a_walk_of_the_reference_finds():
+    """A layer of two words (Hex 3×3 is spread over both), the side to move an argument of the rules."""
+    game = load_game("hex:3")
+    plies = fewest_plies(hex_reference.start(3), hex_reference.moves, hex_reference.play,
+                         lambda p: hex_reference.has_won(p, hex_reference.WHITE), 6)
+    assert plies == 6  # white's three stones, black's three elsewhere
+    found = solve_reach(game, plies, white_joined, "cadical195")
+    assert found.status is Status.SAT and found.final.is_over()
+    assert solve_reach(game, plies - 1, white_joined, "cadical195").status is Status.UNSAT
