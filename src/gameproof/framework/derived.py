@@ -227,27 +227,28 @@ def moves(s, g, out):
             if np.uint64(cell) >= np.uint64(BASE):
                 return -BAD_MOVE
             if (s[legal + (cell >> 6)] >> np.uint64(cell & 63)) & np.uint64(1):
-                if PARTS == 1:  # a placement game: the cell is the move (`out` has room for every cell)
-                    out[n] = cell
-                    n += 1
-                else:
-                    n = continued(to_move, load(s, base), cell, out, n)
-                    if n < 0:
-                        return n
+                n = starting_on(s, base, to_move, cell, out, n)
+                if n < 0:
+                    return n
     else:
         for w in range(LAYER):
             cells = s[legal + w]
             while cells != np.uint64(0):
                 cell = 64 * w + trailing_zeros(cells)
                 cells &= cells - np.uint64(1)
-                if PARTS == 1:
-                    out[n] = cell
-                    n += 1
-                else:
-                    n = continued(to_move, load(s, base), cell, out, n)
-                    if n < 0:
-                        return n
+                n = starting_on(s, base, to_move, cell, out, n)
+                if n < 0:
+                    return n
     return n
+
+
+def starting_on(s, base, to_move, cell, out, n):
+    """Writes the moves whose first part is the cell `cell` to ``out[n:]`` (in a placement game, the cell: `out`
+    has room for every cell); the new count, or minus a fault."""
+    if PARTS == 1:
+        out[n] = cell
+        return n + 1
+    return continued(to_move, load(s, base), cell, out, n)
 
 
 def one_word_placements(legal, order, out):
@@ -513,7 +514,8 @@ def derive(game: Game) -> tuple[Kernels, Callable]:
         "HAS_PASS": game.has_passes, "REMAINING": remaining_by,
     }
     templates = (load, part, as_mask, given, first_parts, second_parts, third_parts, played, any_set, mover, remaining,
-                 room, moves, one_word_placements, continued, swapped, play, wins_at_once, undo, key, estimate, perft)
+                 room, moves, starting_on, one_word_placements, continued, swapped, play, wins_at_once, undo, key,
+                 estimate, perft)
     made = specialise(templates, bindings, depends_on=[dfpn], fingerprint=game.fingerprint)
     for function in vars(made).values():
         function.gameproof_fingerprint = game.fingerprint
