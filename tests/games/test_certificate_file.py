@@ -94,6 +94,31 @@ def test_a_missing_rules_file_is_refused(copied, tmp_path, capsys):
     assert code == 2 and out == "" and err.count("\n") == 1 and "is missing" in err
 
 
+def test_a_rules_file_moved_elsewhere_is_named_with_rules_and_must_hold_the_same(copied, tmp_path, capsys):
+    certificate = tmp_path / "d.cert"
+    assert solve_and_check(f"{copied}:4,4", certificate, capsys)[0] == 0
+    moved = tmp_path / "elsewhere.py"
+    copied.rename(moved)
+    code, out, err = check(certificate, capsys)
+    assert code == 2 and "is missing (give its place with --rules FILE)" in err
+    assert main(["certificate", "check", str(certificate), "--rules", str(moved), "--quiet"]) == 0
+    assert "ACCEPTED: win" in capsys.readouterr().out
+    moved.write_text(moved.read_text().replace("Domineering", "Domineering, moved"))
+    assert main(["certificate", "check", str(certificate), "--rules", str(moved), "--quiet"]) == 2
+    assert "the rules file changed since the certificate was written" in capsys.readouterr().err
+    assert main(["certificate", "check", str(certificate), "--rules", str(ROOT / "missing.py"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "is missing" in err and "--rules" not in err
+
+
+def test_rules_for_a_built_in_game_is_refused(tmp_path, capsys):
+    certificate = tmp_path / "c.cert"
+    assert main(["solve", "mnk-misere:3,3,3", "--certificate", str(certificate), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["certificate", "check", str(certificate), "--rules", str(ROOT / EXAMPLE), "--quiet"]) == 2
+    assert "is built in, not loaded from a rules file" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("forged", [{"rules_sha256": "0" * 64}, {"rules_sha256": "not hex"},
                                     {"rules_file": None}, {"rules_file": "\x00.py"}])
 def test_a_forged_rules_file_in_the_header_is_refused(copied, tmp_path, capsys, forged):

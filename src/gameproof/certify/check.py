@@ -152,16 +152,19 @@ class Images:
         return least << 1 | to_move
 
 
-def check_certificate(path: str, progress: Callable[[int, int], None] | None = None) -> Report:
+def check_certificate(path: str, progress: Callable[[int, int], None] | None = None,
+                      rules_file: str | None = None) -> Report:
     """Check the certificate in the file `path`. BadInput (one line) when the file is malformed, names an
     unknown game, or names a rules file that is missing or holds other content than it did when the
     certificate was written; otherwise a report, whose finding names the position where the proof fails.
 
-    ``progress`` is called with (positions checked, positions in the file) now and then."""
+    ``progress`` is called with (positions checked, positions in the file) now and then. `rules_file` is where
+    the rules file of a game loaded from a file is now (by default the path the header gives); it must hold
+    what it held when the certificate was written."""
     start = time.perf_counter()
     with CertificateReader(path) as reader:
         header = reader.header
-        game = _game(path, header)
+        game = _game(path, header, rules_file)
         words = game.words
         if header.words != words:
             raise BadInput(f"certificate {path}: records of {header.words} words, but a {game.name} position has {words}")
@@ -191,26 +194,31 @@ def check_certificate(path: str, progress: Callable[[int, int], None] | None = N
     return report
 
 
-def _game(path: str, header: Header) -> Game:
-    """The certificate's game from the registry: by its name, or from the rules file the header names (by
-    its path as given, with the game's parameters) once the file's content has the hash the header gives."""
+def _game(path: str, header: Header, rules_file: str | None = None) -> Game:
+    """The certificate's game from the registry: by its name, or from the rules file the header names (at
+    `rules_file`, else by its path as given, with the game's parameters) once the file's content has the hash
+    the header gives."""
     if header.rules_file is None:
         if header.game.partition(":")[0].strip().endswith(".py"):
             raise BadInput(f"certificate {path}: names the game file {header.game!r} without its rules_file and "
                            "rules_sha256")
+        if rules_file is not None:
+            raise BadInput(f"certificate {path}: its game {header.game} is built in, not loaded from a rules file")
         return load_game(header.game)
     rules = header.rules_file
+    where = rules.path if rules_file is None else rules_file
     try:
-        digest = file_sha256(rules.path)
+        digest = file_sha256(where)
     except BadInput as error:
-        raise BadInput(f"certificate {path}: {error}") from None
+        hint = " (give its place with --rules FILE)" if rules_file is None else ""
+        raise BadInput(f"certificate {path}: {error}{hint}") from None
     if digest != rules.sha256:
-        raise BadInput(f"certificate {path}: the rules file changed since the certificate was written ({rules.path!r} "
+        raise BadInput(f"certificate {path}: the rules file changed since the certificate was written ({where!r} "
                        f"has sha256 {digest}, not {rules.sha256})")
     parameters = header.game.partition(":")[2]
-    game = load_game(f"{rules.path}:{parameters}" if parameters else rules.path)
+    game = load_game(f"{where}:{parameters}" if parameters else where)
     if game.name != header.game:
-        raise BadInput(f"certificate {path}: the rules file {rules.path!r} declares {game.name}, not {header.game!r}")
+        raise BadInput(f"certificate {path}: the rules file {where!r} declares {game.name}, not {header.game!r}")
     return game
 
 

@@ -34,6 +34,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                                              "are named)", bad_input="an unreadable or malformed file (one line on "
                                              "stderr)"))
     check.add_argument("file", metavar="FILE", help="a certificate written by `gameproof solve GAME --certificate FILE`")
+    check.add_argument("--rules", metavar="FILE", help="where the rules file of a game loaded from a file is now "
+                       "(by default the path the certificate gives; it must hold what it held then)")
     check.add_argument("--json", action="store_true", help="one JSON document on stdout")
     check.add_argument("--quiet", action="store_true", help="no progress display")
     check.set_defaults(handler=run_check)
@@ -52,7 +54,7 @@ def run_check(args: argparse.Namespace) -> int:
             if show is not None:
                 show(f"checked {checked:,} of {total:,} positions")
 
-        report = check_certificate(args.file, progress)
+        report = check_certificate(args.file, progress, args.rules)
     if args.json:
         from gameproof.commands._output import print_json
 

@@ -78,7 +78,7 @@ class MoveNames:
             return int(text[1:])
         pieces = self._split(text)
         if pieces is None:
-            shape = self.name(self.codes.encode(tuple(self.board.cells[:1] * self.codes.parts)))
+            shape = self.name(self.codes.encode(tuple((self.board.cells * self.codes.parts)[:self.codes.parts])))
             raise BadInput(f"{text!r} is not a move: a move names {self.codes.parts} cells, as in {shape}")
         return self.codes.encode(tuple(self.board.parse_cell(piece) for piece in pieces))
 

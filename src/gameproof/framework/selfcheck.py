@@ -365,9 +365,11 @@ class _Checker:
                                         f"{len(self.moves) - len(where.path)} more plies", where)
                 return len(self.moves)
             if len(self.moves) == self.game.max_plies:
-                raise RulesError(f"{self.game.name}: rules self-check: a game went past {self.game.max_plies} plies "
-                                 f"({at.describe(self.game)}): declare the longest game as max_plies in the "
-                                 "GameSpec (by default one move per cell)")
+                limit = ("the declared max_plies" if self.game.spec.max_plies is not None
+                         else "max_plies (not declared: one move per cell)")
+                raise RulesError(f"{self.game.name}: rules self-check: a game went past {self.game.max_plies} plies, "
+                                 f"{limit} ({at.describe(self.game)}): declare the longest game as max_plies in the "
+                                 "GameSpec")
             move = rng.choice(self.prolonging(successors) if prolong else sorted(successors))
             self.moves.append(move)
             self.to_move ^= 1
