@@ -22,6 +22,7 @@ from gameproof.search.solve import kept_search, solve
 
 sys.path.insert(0, str(Path(__file__).parent))
 import amazons_reference as reference  # noqa: E402
+from engine_checks import check_random_positions  # noqa: E402
 
 SIZES = [(4, 4), (5, 5), (6, 5), (5, 6), (6, 4), (4, 7), (8, 8)]
 
@@ -162,29 +163,10 @@ def test_the_golden_counts_are_the_references():
         assert reference.perft(reference.start(*size_of(name)), depth) == count
 
 
-def value_name(wins: bool) -> str:
-    return "win" if wins else "loss"
-
-
 @pytest.mark.parametrize(("name", "plies"), [("amazons:4,4", 2), ("amazons:5,5", 9), ("amazons:5,4", 5)])
 def test_solve_agrees_with_minimax_on_random_positions(name, plies):
     """Positions a few random plies in, solved with every move's value, against the reference's minimax."""
-    game = load_game(name)
-    rng = random.Random(name)
-    for _ in range(4):
-        state, position = RulesState(game), reference.start(*size_of(name))
-        for _ in range(plies):
-            if state.is_over():
-                break
-            move = rng.choice(state.legal_moves())
-            position = reference.play(position, state.move_name(move))
-            state.play(move)
-        if state.is_over():
-            continue
-        solution = solve(state, Options(tt_mb=16))
-        assert solution.value == value_name(reference.wins(position)), state.record()
-        for move, value in solution.moves.items():
-            assert value == value_name(not reference.wins(reference.play(position, state.move_name(move))))
+    check_random_positions(load_game(name), reference.start(*size_of(name)), reference.play, reference.wins, plies, 4)
 
 
 def test_4x4_is_a_second_player_win():

@@ -14,6 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 import breakthrough_reference as reference  # noqa: E402
+from engine_checks import check_perft, check_playouts  # noqa: E402
 from grid_games import perft as reference_perft  # noqa: E402
 from move_masks import grid_of, rule_moves  # noqa: E402
 
@@ -22,7 +23,6 @@ from gameproof.framework.declaration import LOSS, MAX_ESTIMATE, Engine  # noqa: 
 from gameproof.framework.registry import load_game  # noqa: E402
 from gameproof.framework.state import RulesState  # noqa: E402
 from gameproof.search.dfpn import Options  # noqa: E402
-from gameproof.search.perft import fast_perft, perft  # noqa: E402
 from gameproof.search.solve import solve  # noqa: E402
 
 VALUE_NAMES = {1: "win", -1: "loss"}
@@ -98,27 +98,13 @@ def test_the_estimate_counts_each_sides_pieces_near_its_far_row_and_the_movers_b
 
 @pytest.mark.parametrize("size", ["4,4", "5,5", "3,5"])
 def test_engine_playouts_name_and_parse_the_reference_moves(size):
-    game = load_game(f"breakthrough:{size}")
-    rng = random.Random(size)
-    for _ in range(10):
-        state, grid = RulesState(game), reference.start(*size_of(size))
-        while not state.is_over():
-            names = sorted(state.move_name(move) for move in state.legal_moves())
-            assert names == sorted(reference.moves(grid, state.to_move))
-            name = rng.choice(names)
-            grid = reference.play(grid, state.to_move, name)
-            state.play(state.parse_move(name.replace("-", "x")))
-        assert not reference.moves(grid, state.to_move)
+    check_playouts(load_game(f"breakthrough:{size}"), reference.moves, reference.play, reference.start(*size_of(size)), size)
 
 
 @pytest.mark.parametrize(("size", "depth"), [("4,4", 6), ("5,5", 4), ("8,8", 3)])
 def test_perft_through_the_engine_equals_the_reference(size, depth):
     state, grid = RulesState(load_game(f"breakthrough:{size}")), reference.start(*size_of(size))
-    for d in range(depth + 1):
-        expected = reference_perft(reference.moves, reference.play, grid, 0, d)
-        assert fast_perft(state, d) == expected, d
-        if d <= 3:
-            assert perft(state, d) == expected, d
+    check_perft(state, reference.moves, reference.play, grid, depth, 3)
 
 
 def test_the_perft_command(capsys):

@@ -14,6 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 import clobber_reference as reference  # noqa: E402
+from engine_checks import check_perft, check_playouts  # noqa: E402
 from grid_games import perft as reference_perft  # noqa: E402
 from move_masks import grid_of, rule_moves  # noqa: E402
 
@@ -22,7 +23,6 @@ from gameproof.framework.declaration import LOSS, MAX_ESTIMATE, Engine, Symmetry
 from gameproof.framework.registry import load_game  # noqa: E402
 from gameproof.framework.state import RulesState  # noqa: E402
 from gameproof.search.dfpn import Options  # noqa: E402
-from gameproof.search.perft import fast_perft, perft  # noqa: E402
 from gameproof.search.solve import solve  # noqa: E402
 
 VALUE_NAMES = {1: "win", -1: "loss"}
@@ -113,27 +113,13 @@ def test_the_symmetries_are_those_that_keep_the_colours(size, kept):
 
 @pytest.mark.parametrize("size", ["3,4", "5,6", "4,4"])
 def test_engine_playouts_name_and_parse_the_reference_moves(size):
-    game = load_game(f"clobber:{size}")
-    rng = random.Random(size)
-    for _ in range(10):
-        state, grid = RulesState(game), reference.start(*size_of(size))
-        while not state.is_over():
-            names = sorted(state.move_name(move) for move in state.legal_moves())
-            assert names == sorted(reference.moves(grid, state.to_move))
-            name = rng.choice(names)
-            grid = reference.play(grid, state.to_move, name)
-            state.play(state.parse_move(name.replace("-", "x")))
-        assert not reference.moves(grid, state.to_move)
+    check_playouts(load_game(f"clobber:{size}"), reference.moves, reference.play, reference.start(*size_of(size)), size)
 
 
 @pytest.mark.parametrize(("size", "depth"), [("3,4", 6), ("5,6", 3), ("8,8", 2)])
 def test_perft_through_the_engine_equals_the_reference(size, depth):
     state, grid = RulesState(load_game(f"clobber:{size}")), reference.start(*size_of(size))
-    for d in range(depth + 1):
-        expected = reference_perft(reference.moves, reference.play, grid, 0, d)
-        assert fast_perft(state, d) == expected, d
-        if d <= 2:
-            assert perft(state, d) == expected, d
+    check_perft(state, reference.moves, reference.play, grid, depth, 2)
 
 
 def test_the_perft_command(capsys):

@@ -22,6 +22,7 @@ from gameproof.search.solve import kept_search, solve
 
 sys.path.insert(0, str(Path(__file__).parent))
 import hex_reference as reference  # noqa: E402
+from engine_checks import check_random_positions  # noqa: E402
 
 SIZES = range(2, 12)
 
@@ -179,22 +180,7 @@ def test_the_4x4_openings_are_the_references():
 
 @pytest.mark.parametrize("n", [4, 5])
 def test_solve_agrees_with_minimax_after_random_stones(n):
-    game = load_game(f"hex:{n}")
-    rng = random.Random(n)
-    for _ in range(6):
-        state, position = RulesState(game), reference.start(n)
-        for _ in range(n * n - 9):
-            if state.is_over():
-                break
-            move = rng.choice(state.legal_moves())
-            position = reference.play(position, state.move_name(move))
-            state.play(move)
-        if state.is_over():
-            continue
-        solution = solve(state, Options(tt_mb=16))
-        assert solution.value == ("win" if reference.wins(position) else "loss"), state.record()
-        for move, value in solution.moves.items():
-            assert value == ("loss" if reference.wins(reference.play(position, state.move_name(move))) else "win")
+    check_random_positions(load_game(f"hex:{n}"), reference.start(n), reference.play, reference.wins, n * n - 9, 6)
 
 
 def test_positions_of_the_largest_boards_play_and_render(tmp_path):
