@@ -276,6 +276,15 @@ def test_svg_pieces_match_the_marks(name, moves):
     assert labels == [chr(ord("a") + c) for c in range(board.cols)] + [str(r + 1) for r in range(board.rows)]
 
 
+def test_svg_draws_a_first_player_named_white_light():
+    state = RulesState(load_game("breakthrough:4,4"), "a1-a2")
+    circles = list(parse(game_svg(state)).iter(f"{NS}circle"))
+    light = [c for c in circles if c.get("fill") == "#f7f7f2"]
+    assert len(circles) == 8 and len(light) == state.marks().count("W") == 4
+    rows = sorted({float(c.get("cy")) for c in circles})
+    assert {float(c.get("cy")) for c in circles if c.get("fill") == "#222"} == {rows[0]}  # black on row 4, on top
+
+
 def test_svg_values_tint_each_legal_move():
     state = RulesState(load_game(CONNECT4), "c")
     values = solve(state).moves

@@ -33,19 +33,21 @@ def game_svg(state: RulesState, values: dict[int, str] | None = None) -> str:
         for move, value in sorted(values.items(), key=lambda item: _ORDER.index(item[1])):
             if move != game.pass_move:
                 by_cell[cell_of[game.codes.decode(move)[0]]] = value  # the best value last, so it stays
-    return board_svg(board.rows, board.cols, state.marks(), piece_drawer(spec.pieces),
+    return board_svg(board.rows, board.cols, state.marks(), piece_drawer(spec.pieces, spec.player_names),
                      last=last_parts[-1] if last_parts else None, values=by_cell, caption=caption,
                      arrows=list(zip(last_parts, last_parts[1:])))
 
 
-def piece_drawer(pieces: str) -> PieceDrawer:
-    """Discs for a two-sided game's pieces (dark for the first player, light for the second); filled grey squares
-    for a game with one kind of piece (Domineering's covered cells) and for any further kinds."""
+def piece_drawer(pieces: str, players: tuple[str, str]) -> PieceDrawer:
+    """Discs for a two-sided game's pieces (dark for the first player, light for the second, unless the first
+    player is named white); filled grey squares for a game with one kind of piece (Domineering's covered cells)
+    and for any further kinds."""
+    discs = DISCS[::-1] if players[0].lower() == "white" else DISCS
 
     def draw(mark: str, cx: float, cy: float) -> list[str]:
         index = pieces.index(mark)
-        if len(pieces) > 1 and index < len(DISCS):
-            fill, stroke = DISCS[index]
+        if len(pieces) > 1 and index < len(discs):
+            fill, stroke = discs[index]
             return [circle(cx, cy, CELL * 0.38, fill, stroke=stroke, stroke_width="1.5")]
         side = CELL - 8
         return [rect(cx - side / 2, cy - side / 2, side, side, SQUARE_FILL)]
