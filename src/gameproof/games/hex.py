@@ -12,7 +12,6 @@ rule functions, of one arity, serves every size.
 import sys
 
 from gameproof.errors import BadInput
-from gameproof.framework.bits import popcount
 from gameproof.framework.declaration import LOSS, Board, GameSpec, Parameter, Symmetry
 
 M64 = 0xFFFF_FFFF_FFFF_FFFF
@@ -99,22 +98,24 @@ def white_joined(white_lo, white_hi):
     return joined(white_lo, white_hi, FIRST_COL_LO, FIRST_COL_HI, LAST_COL_LO, LAST_COL_HI)
 
 
-def rows_reached(lo, hi):
-    """How many rows hold a stone of the layer (lo, hi)."""
-    fold_lo, fold_hi = lo, hi
-    for _ in range(N - 1):
-        west_lo, west_hi = down(fold_lo, fold_hi, 1)
-        fold_lo, fold_hi = (fold_lo | west_lo) & CELLS_LO, (fold_hi | west_hi) & CELLS_HI
-    return popcount(fold_lo & FIRST_COL_LO) + popcount(fold_hi & FIRST_COL_HI)
-
-
-def cols_reached(lo, hi):
-    """How many columns hold a stone of the layer (lo, hi)."""
-    fold_lo, fold_hi = lo, hi
-    for _ in range(N - 1):
-        south_lo, south_hi = down(fold_lo, fold_hi, STRIDE)
-        fold_lo, fold_hi = fold_lo | south_lo, fold_hi | south_hi
-    return popcount(fold_lo & FIRST_ROW_LO) + popcount(fold_hi & FIRST_ROW_HI)
+def distance(own_lo, own_hi, other_lo, other_hi, from_lo, from_hi, to_lo, to_hi):
+    """The fewest empty cells a side must still fill to join the edge cells (from_lo, from_hi) to (to_lo, to_hi)
+    with its stones (own_lo, own_hi), the other side's blocking, or N if that is N or more: its stones
+    joined to the first edge are flooded, then one empty cell is added to the front, and so on."""
+    empty_lo, empty_hi = CELLS_LO & ~(own_lo | other_lo), CELLS_HI & ~(own_hi | other_hi)
+    reach_lo, reach_hi = own_lo & from_lo, own_hi & from_hi
+    for filled in range(N):
+        for _ in range(FILL_STEPS):
+            next_lo, next_hi = neighbours(reach_lo, reach_hi)
+            next_lo, next_hi = reach_lo | (next_lo & own_lo), reach_hi | (next_hi & own_hi)
+            if next_lo == reach_lo and next_hi == reach_hi:
+                break
+            reach_lo, reach_hi = next_lo, next_hi
+        if (reach_lo & to_lo) | (reach_hi & to_hi) != 0:
+            return filled
+        next_lo, next_hi = neighbours(reach_lo, reach_hi)
+        reach_lo, reach_hi = reach_lo | ((next_lo | from_lo) & empty_lo), reach_hi | ((next_hi | from_hi) & empty_hi)
+    return N
 
 
 # --- the game protocol (gameproof.framework.declaration), each function told who is to move (0: black) ---
@@ -146,11 +147,13 @@ def result(to_move, black_lo, black_hi, white_lo, white_hi):
 
 
 def estimate(to_move, black_lo, black_hi, white_lo, white_hi):
-    """The rows black's stones reach and the columns white's reach, the side to move's first."""
-    black, white = rows_reached(black_lo, black_hi), cols_reached(white_lo, white_hi)
+    """Each side's count is the other side's distance from joining its edges (0..N), the side to move's first:
+    df-pn then starts a node's proof number at its attacker's distance, its disproof number at its defender's."""
+    black = distance(black_lo, black_hi, white_lo, white_hi, FIRST_ROW_LO, FIRST_ROW_HI, LAST_ROW_LO, LAST_ROW_HI)
+    white = distance(white_lo, white_hi, black_lo, black_hi, FIRST_COL_LO, FIRST_COL_HI, LAST_COL_LO, LAST_COL_HI)
     if to_move == 0:
-        return black, white
-    return white, black
+        return white, black
+    return black, white
 
 
 def centre_first(n):
