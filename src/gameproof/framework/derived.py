@@ -259,7 +259,9 @@ def one_word_placements(legal, order, out):
         return 1
     n = 0
     if order.size > 0:
-        for i in range(min(order.size, out.size)):
+        if order.size > out.size:  # never, while max_moves holds every cell: a fault, not moves left out
+            return -TOO_MANY_MOVES
+        for i in range(order.size):
             if np.uint64(order[i]) >= np.uint64(64):
                 return -BAD_MOVE
             if (legal >> np.uint64(order[i])) & np.uint64(1):
