@@ -107,8 +107,8 @@ def stoppable(flags: np.ndarray, slot: int) -> Iterator[None]:
     _running.append(entry)
     try:
         yield
-    finally:
-        _running.remove(entry)
+    finally:  # by identity: kernels of other threads may be running too, and arrays do not compare as truth values
+        del _running[next(index for index, running in enumerate(_running) if running is entry)]
 
 
 def wait_for_signal() -> None:

@@ -11,6 +11,7 @@ from gameproof.commands.certificate import certificate_argument
 from gameproof.errors import BadInput
 from gameproof.framework.declaration import Engine
 from gameproof.framework.selfcheck import ON_LOAD
+from gameproof.search.solve_journal import CHECKPOINT_SECONDS
 
 if TYPE_CHECKING:
     from gameproof.framework.declaration import GameSpec
@@ -48,6 +49,13 @@ def register(commands: argparse._SubParsersAction) -> None:
     solve.add_argument("--value-only", action="store_true", help="skip the value of each move (faster when the mover wins)")
     solve.add_argument("--engine", choices=[engine.value for engine in Engine],
                        help="dfpn (proof numbers) or alphabeta; default: the game's own choice")
+    solve.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="search on N threads sharing one table (default 1)")
+    solve.add_argument("--journal", metavar="FILE", help="save the search's table to FILE every --checkpoint seconds "
+                       "and resume from it when it is there (df-pn); a resumed answer is confirmed by checked "
+                       "certificates")
+    solve.add_argument("--checkpoint", type=float, default=CHECKPOINT_SECONDS, metavar="SECONDS",
+                       help=f"seconds between two saves of the journal (default {CHECKPOINT_SECONDS:g})")
     certificate_argument(solve)
     search_arguments(solve)
     solve.set_defaults(handler=run_solve)
@@ -202,8 +210,6 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     """Solve a position with the search options in `args` and print its value and its moves' values (and
     write a certificate of the value where `args.certificate` names a file; `source` is the game as it was
     named, ``FILE.py:PARAMS`` for a game from a file, by default its registered name)."""
-    from gameproof.search.solve import solve
-
     options = options_from_args(args)
     engine = Engine(args.engine) if getattr(args, "engine", None) else state.game.spec.engine
     certificate_path = getattr(args, "certificate", None)
@@ -211,27 +217,44 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
         from gameproof.search.certificate import check_certifiable
 
         check_certifiable(state, source)
-    with search_progress(args.quiet or args.json) as progress:
-        solution = solve(state, options, with_moves=not args.value_only, progress=progress, engine=engine,
-                         keep_table=certificate_path is not None)
-    written = None
-    if certificate_path is not None:
-        written = _write_certificate(state, source, options, certificate_path, solution.value, args.quiet or args.json)
+    quiet = args.quiet or args.json
+    workers, journal = getattr(args, "workers", 1), getattr(args, "journal", None)
+    if workers != 1 or journal is not None:
+        solution, written = _solve_on_workers(state, args, options, engine, source, certificate_path, quiet)
+    else:
+        from gameproof.search.solve import kept_search, solve
+
+        with search_progress(quiet) as progress:
+            solution = solve(state, options, with_moves=not args.value_only, progress=progress, engine=engine,
+                             keep_table=certificate_path is not None)
+        written = None
+        if certificate_path is not None:
+            written = _write_certificate(state, source, kept_search(state.game, options), certificate_path,
+                                         solution.value, quiet)
     moves = {state.move_name(m): v for m, v in solution.moves.items()}
     names = state.game.spec.player_names
+    parallel = _parallel_summary(solution)
     if args.json:
         from gameproof.commands._output import print_json
 
         print_json({"game": state.game.name, "played": state.record, "to_move": names[state.to_move],
                     "engine": engine.value, "value": solution.value, "moves": moves, "nodes": solution.nodes,
-                    "seconds": round(solution.seconds, 6), "tt_entries": solution.tt_entries, "certificate": written})
+                    "seconds": round(solution.seconds, 6), "tt_entries": solution.tt_entries, "certificate": written}
+                   | parallel)
         return 0
     from gameproof.commands._output import console
 
     out = console()
     print_values(out, f"{state.game.name}  after: {state.record or '(start)'}  to move: {names[state.to_move]}",
                  state, solution.value, moves)
-    out.print(f"{engine.value}: {solution.nodes:,} nodes in {solution.seconds:.3f} s, {solution.tt_entries:,} TT entries")
+    out.print(f"{engine.value}: {solution.nodes:,} nodes in {solution.seconds:.3f} s, {solution.tt_entries:,} TT entries"
+              + (f", {parallel['workers']} worker{'s' * (parallel['workers'] != 1)}" if parallel else ""))
+    if parallel.get("journal"):
+        journal_line = parallel["journal"]
+        out.print(f"journal: {journal_line['path']} (saved {journal_line['saves']} time{'s' * (journal_line['saves'] != 1)}"
+                  + (f"; resumed from {journal_line['resumed_nodes']:,} nodes of earlier work, "
+                     f"{journal_line['confirmed']}" if journal_line["resumed_nodes"] else "") + ")",
+                  markup=False, soft_wrap=True)
     if written is not None:
         parts = len(written["parts"])
         out.print(f"certificate: {written['path']} ({written['nodes']:,} positions in {parts} part{'s' * (parts > 1)}, "
@@ -239,21 +262,57 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     return 0
 
 
-def _write_certificate(state: RulesState, source: str | None, options: Options, path: str, value: str,
+def _parallel_summary(solution: Any) -> dict[str, Any]:
+    """What a solve on workers adds to the report: workers, the last progress, and the journal's part."""
+    from gameproof.search.parallel import ParallelSolution
+
+    if not isinstance(solution, ParallelSolution):
+        return {}
+    summary: dict[str, Any] = {"workers": solution.workers, "progress": solution.last.to_json()}
+    if solution.journal is not None:
+        summary["journal"] = {"path": solution.journal, "saves": solution.saves, "resumed_nodes": solution.resumed_nodes,
+                              "confirmed": solution.confirmed}
+    return summary
+
+
+def _solve_on_workers(state: RulesState, args: argparse.Namespace, options: Options, engine: Engine,
+                      source: str | None, certificate_path: str | None, quiet: bool) -> tuple[Any, Any]:
+    """`solve --workers N` / `--journal FILE`: the game's engine on worker threads over one shared table."""
+    from gameproof.search.parallel import solve_on_workers
+
+    if state.is_over():
+        raise BadInput("the game is over at this position: there is nothing to search")
+    then = None
+    if certificate_path is not None:
+        def then(search, solved) -> dict[str, Any]:
+            return _write_certificate(state, source, search, certificate_path, solved.value, quiet)
+
+    with status_line(quiet, "df-pn starting") as show:
+        def progress(now) -> None:
+            if show is not None:
+                root = "" if now.root is None else f"  root pn {now.root[0]:,} dn {now.root[1]:,}"
+                show(f"{engine.value} {now.nodes:,} nodes  {now.nodes_per_second:,.0f} nodes/s  {now.workers} worker"
+                     f"{'s' * (now.workers > 1)}  proven {now.proven:,} disproven {now.disproven:,} open {now.open:,} "
+                     f"({100 * (now.proven + now.disproven + now.open) / now.capacity:.0f}% full){root}")
+
+        solution = solve_on_workers(state, options, workers=args.workers, with_moves=not args.value_only,
+                                    engine=engine, journal=args.journal, checkpoint_seconds=args.checkpoint, progress=progress,
+                                    then=then)
+    return solution, solution.then
+def _write_certificate(state: RulesState, source: str | None, search, path: str, value: str,
                        quiet: bool) -> dict[str, Any]:
-    """Build the certificate of `state`'s value (`value`, as solved) from the df-pn table kept by the solve,
-    and write it to `path` (`source`: the game as it was named)."""
+    """Build the certificate of `state`'s value (`value`, as solved) from `search`, a df-pn search whose table
+    may hold the solve, and write it to `path` (`source`: the game as it was named)."""
     from gameproof.certify.records import write_certificate
     from gameproof.commands.certificate import describe_certificate
     from gameproof.search.certificate import certify
-    from gameproof.search.solve import kept_search
 
     with status_line(quiet, "certificate: starting") as show:
         def progress(nodes: int) -> None:
             if show is not None:
                 show(f"certificate: {nodes:,} positions")
 
-        certificate = certify(state, kept_search(state.game, options), progress, source)
+        certificate = certify(state, search, progress, source)
     if certificate.header.value.value != value:
         raise RuntimeError(f"the solve found {value}, but df-pn certified {certificate.header.value.value}")
     size = write_certificate(path, certificate.header, certificate.parts)

@@ -20,16 +20,21 @@ import numpy as np
 from gameproof.interrupts import FIRST_FAULT, RulesBroken, stoppable
 from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
-from gameproof.search.dfpn import (CONTINUE, HALT, MOVER_LOSES, MOVER_WINS, ROOM, STATS, TOO_LONG, Kernels, Options,
-                                   checked, counted, halt, raise_for_halt)
+from gameproof.search.dfpn import (CONTINUE, HALT, MOVER_LOSES, MOVER_WINS, ROOM, STATS,
+                                   TOO_LONG, Abandoned, Kernels, Options, busy, checked, counted, halt, partnered,
+                                   raise_for_halt)
 from gameproof.answers import Value
 from gameproof.search.exact import Solution, terminal_value
-from gameproof.search.tt import TranspositionTable
+from gameproof.search.tt import ANSWERED, LANE_DEPTH, LANE_QUESTION, TranspositionTable
 
 ABORTED = 9  # a value outside -1..1: the node budget ran out, or the search halted (see stats[HALT])
 _SALT = np.uint64(0x7A11_BE7A_0000_0001)
-# stats slots (HALT, HALT_DEPTH, ROOM: 3 to 5, as in df-pn's)
+# stats slots (HALT, HALT_DEPTH, ROOM: 3 to 5, as in df-pn's); then the lane of a search sharing its table with
+# other threads (_LANE), how many search it (_LANES, 1 = nobody else), and the control word of its question
 _NODES, _LIMIT, _FILLED = range(3)
+_LANE, _LANES, _ANSWERED = range(STATS, STATS + 3)
+_STATS = STATS + 3
+_DEFERRED = -(1 << 62)  # a child's score once it is left for later (another thread is searching it)
 
 K_mover: Callable
 K_moves: Callable
@@ -39,14 +44,22 @@ K_key: Callable
 K_estimate: Callable
 
 
-def _negamax(s, g, words, bits, alpha, beta, depth, bmove, bscore, stats):
-    """Value (-1, 0, 1) for the side to move, exact when it lies strictly inside (alpha, beta), else a bound."""
+def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, stats):
+    """Value (-1, 0, 1) for the side to move, exact when it lies strictly inside (alpha, beta), else a bound.
+
+    Threads sharing the table (``stats[_LANES]`` > 1) write their path into ``lanes``, leave for last the
+    children (but the first) that another on the same question is searching, and stop once another has
+    answered the question."""
     stats[_NODES] += 1
     if stats[_NODES] > stats[_LIMIT] or stats[HALT] != 0:
         return ABORTED
     if depth >= stats[ROOM]:
         halt(stats, HALT, TOO_LONG, depth + 1)
         return ABORTED
+    lane = stats[_LANE]
+    shared = stats[_LANES] > 1
+    if shared and lanes[0, stats[_ANSWERED]] == lanes[lane, LANE_QUESTION]:
+        return ABORTED  # another thread has answered the question
     start = stats[_NODES]
     key = K_key(s, g) ^ _SALT
     found, low, high = ttmod.lookup(words, bits, key)
@@ -57,6 +70,9 @@ def _negamax(s, g, words, bits, alpha, beta, depth, bmove, bscore, stats):
         if high <= alpha:
             return high
         alpha, beta = max(alpha, low), min(beta, high)
+    tracked = shared and depth < LANE_DEPTH
+    if tracked:
+        lanes[lane, depth] = key
     first_alpha = alpha
     me = K_mover(s)
     n = K_moves(s, g, bmove[depth])
@@ -93,20 +109,35 @@ def _negamax(s, g, words, bits, alpha, beta, depth, bmove, bscore, stats):
                 bmove[depth, j + 1], bscore[depth, j + 1] = bmove[depth, j], bscore[depth, j]
                 j -= 1
             bmove[depth, j + 1], bscore[depth, j + 1] = move, score
-        for i in range(m):
-            move = bmove[depth, i]
-            K_play(s, g, move)
-            value = _negamax(s, g, words, bits, -beta, -alpha, depth + 1, bmove, bscore, stats)
-            K_undo(s, g, move)
-            if value == ABORTED or value == -ABORTED:
-                return ABORTED
-            value = -value
-            if value > best:
-                best = value
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        break
+        deferring = tracked and depth + 1 < LANE_DEPTH and partnered(lanes, lane, stats[_LANES])
+        deferred = 0
+        for sweep in range(2):  # the children, then those left for later
+            if sweep == 1 and (deferred == 0 or alpha >= beta):
+                break
+            for i in range(m):
+                if sweep == 1 and bscore[depth, i] != _DEFERRED:
+                    continue
+                move = bmove[depth, i]
+                K_play(s, g, move)
+                if sweep == 0 and deferring and i > 0 and busy(lanes, lane, stats[_LANES], depth + 1,
+                                                                K_key(s, g) ^ _SALT):
+                    K_undo(s, g, move)
+                    bscore[depth, i] = _DEFERRED
+                    deferred += 1
+                    continue
+                value = _negamax(s, g, words, bits, lanes, -beta, -alpha, depth + 1, bmove, bscore, stats)
+                K_undo(s, g, move)
+                if value == ABORTED or value == -ABORTED:
+                    return ABORTED
+                value = -value
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            break
+    if tracked:
+        lanes[lane, depth] = 0
     low, high = -1, 1
     if best <= first_alpha:
         high = best
@@ -126,39 +157,67 @@ def _compiled(kernels: Kernels):
 
 
 class AlphaBeta:
-    """An alpha-beta searcher for one game, keeping its transposition table between calls."""
+    """An alpha-beta searcher for one game, keeping its transposition table between calls.
+
+    Given a ``table`` that other threads search too (with lanes for them), it searches as lane
+    ``options.lane`` of ``options.lanes``; a position that several of them value at once is valued by
+    whichever finishes first."""
 
     def __init__(self, kernels: Kernels, tables: tuple[Any, ...], max_depth: int, max_moves: int,
-                 options: Options = Options()) -> None:
-        self.kernels, self.tables, self.max_depth = kernels, tables, max_depth
+                 options: Options = Options(), *, table: TranspositionTable | None = None) -> None:
+        self.kernels, self.tables, self.max_depth, self.options = kernels, tables, max_depth, options
         self._negamax = _compiled(kernels)._negamax
-        self.table = TranspositionTable(options.tt_mb)
+        self.table = TranspositionTable(options.tt_mb) if table is None else table
+        if not 1 <= options.lane <= options.lanes < self.table.lanes.shape[0]:
+            raise ValueError(f"lane {options.lane} of {options.lanes} searchers, on a table with lanes for "
+                             f"{self.table.lanes.shape[0] - 1}")
         shape = (max_depth + 2, max(1, max_moves))
         self._bmove = np.zeros(shape, dtype=np.int64)
         self._bscore = np.zeros(shape, dtype=np.int64)
-        self._stats = np.zeros(STATS, dtype=np.int64)
+        self._stats = np.zeros(_STATS, dtype=np.int64)
+        self._abandoned = False
 
     @property
     def nodes(self) -> int:
         return int(self._stats[_NODES])
+
+    def abandon(self) -> None:
+        """From another thread: end the search under way; :meth:`value` raises :class:`Abandoned`."""
+        self._abandoned = True
+        self._stats[_LIMIT] = 0
 
     def value(self, state: np.ndarray, progress: Callable[[int, int, int], None] | None = None,
               chunk: int = 1 << 22) -> int:
         """-1, 0 or 1 for the side to move in the non-terminal `state`. Runs in chunks of `chunk` nodes,
         reporting (nodes, TT entries, TT capacity) to `progress` between them; the table carries the work over."""
         s = state.copy()
+        o, stats, lanes = self.options, self._stats, self.table.lanes
+        root_key = np.uint64(self.kernels.key(s, self.tables)) ^ _SALT
+        answered = int(root_key % np.uint64(ANSWERED))
+        stats[_LANE], stats[_LANES], stats[_ANSWERED] = o.lane, o.lanes, answered
+        lanes[o.lane, LANE_QUESTION] = root_key
         while True:
-            self._stats[_LIMIT] = self._stats[_NODES] + chunk
-            self._stats[ROOM] = min(self.kernels.room(s), self._bmove.shape[0])
-            with stoppable(self._stats, HALT):
-                value = self._negamax(s, self.tables, self.table.words, self.table.bits, -1, 1, 0, self._bmove,
-                                      self._bscore, self._stats)
-            raise_for_halt(self._stats, HALT, self.max_depth)
+            stats[_LIMIT] = stats[_NODES] + chunk
+            if self._abandoned:
+                raise Abandoned
+            stats[ROOM] = min(self.kernels.room(s), self._bmove.shape[0])
+            with stoppable(stats, HALT):
+                value = self._negamax(s, self.tables, self.table.words, self.table.bits, lanes, -1, 1, 0, self._bmove,
+                                      self._bscore, stats)
+            raise_for_halt(stats, HALT, self.max_depth)
+            lanes[o.lane, :LANE_DEPTH] = 0
             if value != ABORTED:
+                lanes[0, answered] = root_key  # for the other threads (read by nobody when alone)
                 return int(value)
             s = state.copy()
+            if stats[_LANES] > 1:
+                found, low, high = ttmod.lookup(self.table.words, self.table.bits, root_key)
+                if found and low == high:  # another thread's value
+                    return int(low) - 1
+                if lanes[0, answered] == root_key:  # valued, but its entry was lost: value it alone
+                    stats[_LANES] = 1
             if progress is not None:
-                progress(self.nodes, int(self._stats[_FILLED]), self.table.capacity)
+                progress(self.nodes, int(stats[_FILLED]), self.table.capacity)
 
 
 def _value_below(search: AlphaBeta, child: np.ndarray, progress: Callable[[int, int, int], None] | None) -> int:

@@ -27,12 +27,18 @@ from numba import njit
 from gameproof.interrupts import FIRST_FAULT, Halt, RulesBroken, stoppable, wait_for_signal
 from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
-from gameproof.search.tt import INF, SharedTable, TranspositionTable
+from gameproof.search.tt import ANSWERED, INF, LANE_DEPTH, LANE_NODES, LANE_QUESTION, SharedTable, TranspositionTable
 
 CONTINUE, MOVER_WINS, MOVER_LOSES, DRAW = 0, 1, 2, 3  # what a move leads to; from FIRST_FAULT on, a fault
 TOO_LONG = int(Halt.TOO_LONG)
-# cfg slots
-_WPNS, _EPS_MILLI, _HEURISTIC, _BRUTE, _ATTACKER, _DRAW_OK, _LIMIT, _BITS, _SALT = range(9)
+# cfg slots (_LANE: the searcher's row of the lanes; _LANES: how many search the table, 1 = sharing nothing;
+# _ANSWERED: the control word where the question's root key appears once some searcher has answered it)
+_WPNS, _EPS_MILLI, _HEURISTIC, _BRUTE, _ATTACKER, _DRAW_OK, _LIMIT, _BITS, _SALT, _LANE, _LANES, _ANSWERED, \
+    _NODE_BASE = range(13)
+_CFG = 13
+#: Nodes a child's search must have taken before the siblings' numbers are read again from a shared table
+#: (the other searchers may have changed them meanwhile).
+_REFRESH_NODES = 256
 # Keys are XORed with a salt per question (attacker, draw_ok): a bijection, so exact keys stay exact
 # and the answers to different questions share one table without clearing it.
 _SALTS = (0, 0x5851_F42D_4C95_7F2D, 0x1405_7B7E_F767_814F, 0x2545_F491_4F6C_DD1D)
@@ -40,6 +46,10 @@ _SALTS = (0, 0x5851_F42D_4C95_7F2D, 0x1405_7B7E_F767_814F, 0x2545_F491_4F6C_DD1D
 # in alpha-beta's stats
 _NODES, _BF_NODES, _TT_FILLED, HALT, HALT_DEPTH, ROOM = range(6)
 STATS = 6
+
+
+class Abandoned(Exception):
+    """A search was told to give up its question (:meth:`Search.abandon`)."""
 
 
 class Kernels(NamedTuple):
@@ -73,6 +83,8 @@ class Options:
     brute_force: int = 5
     tt_mb: float = 128.0
     shared_table: str | None = None  # the name of a SharedTable to search on instead of a table of one's own
+    lanes: int = 1  # how many threads search one table at once, keeping out of each other's way
+    lane: int = 1  # which of them this one is (1 .. lanes)
 
 
 @njit(cache=True)
@@ -81,6 +93,25 @@ def _add(a, b):
     if a >= INF or b >= INF:
         return INF
     return min(a + b, INF - 1)
+
+
+@njit(cache=True)
+def partnered(lanes, lane, used):
+    """Whether a searcher other than ``lane`` (of lanes 1 .. ``used``) is on the same question."""
+    for other in range(1, used + 1):
+        if other != lane and lanes[other, LANE_QUESTION] == lanes[lane, LANE_QUESTION]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def busy(lanes, lane, used, depth, key):
+    """Whether a searcher other than ``lane`` (of lanes 1 .. ``used``) on the same question has the position
+    ``key`` on its path at ``depth``."""
+    for other in range(1, used + 1):
+        if other != lane and lanes[other, depth] == key and lanes[other, LANE_QUESTION] == lanes[lane, LANE_QUESTION]:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -137,13 +168,23 @@ def _brute(s, g, buf, depth, attacker, draw_ok, stats):
     return False
 
 
-def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_phi, th_delta):
-    """Multiple iterative deepening at one node; returns its (phi, delta) and stores them."""
+def _mid(s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_phi, th_delta):
+    """Multiple iterative deepening at one node; returns its (phi, delta) and stores them.
+
+    Searchers sharing the table (``cfg[_LANES]`` > 1) write their path into ``lanes``, try a child that
+    another has on its path only after its siblings (its delta counted twice), read the siblings' numbers
+    again after a long child search, and stop once another has answered the question."""
     stats[_NODES] += 1
     if depth >= stats[ROOM]:
         halt(stats, HALT, TOO_LONG, depth + 1)
         return INF, INF
     start = stats[_NODES] + stats[_BF_NODES]
+    lane = cfg[_LANE]
+    shared = cfg[_LANES] > 1
+    if depth < LANE_DEPTH:
+        lanes[lane, LANE_NODES] = stats[_NODES] + stats[_BF_NODES] - cfg[_NODE_BASE]
+        if shared:
+            lanes[lane, depth] = node_key
     bits, attacker, draw_ok = cfg[_BITS], cfg[_ATTACKER], cfg[_DRAW_OK] != 0
     me = K_mover(s)
     is_or = me == attacker
@@ -224,8 +265,10 @@ def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_ph
     if lost:
         phi, delta = INF, np.int64(0)
     while not won and not lost:
+        sharing = shared and partnered(lanes, lane, cfg[_LANES])  # another searcher is on this question now
         # aggregate the children
         phi = INF
+        choice = INF  # the least delta once another searcher's children count twice: the child to search
         delta2 = INF
         best = -1
         total = np.int64(0)
@@ -235,11 +278,16 @@ def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_ph
             cd = bdelta[depth, j]
             cp = bphi[depth, j]
             if cd < phi:
-                delta2 = phi
                 phi = cd
+            ce = cd
+            if sharing and depth + 1 < LANE_DEPTH and busy(lanes, lane, cfg[_LANES], depth + 1, bkey[depth, j]):
+                ce = _add(cd, cd)
+            if ce < choice:
+                delta2 = choice
+                choice = ce
                 best = j
-            elif cd < delta2:
-                delta2 = cd
+            elif ce < delta2:
+                delta2 = ce
             total = _add(total, cp)
             if cp > largest:
                 largest = cp
@@ -251,6 +299,8 @@ def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_ph
             delta = total
         if phi >= th_phi or delta >= th_delta or stats[_NODES] >= cfg[_LIMIT]:
             break
+        if shared and lanes[0, cfg[_ANSWERED]] == lanes[lane, LANE_QUESTION]:
+            break  # another searcher has answered the question
         # descend into the most proving child
         if delta2 >= INF:
             child_th_delta = th_phi
@@ -261,16 +311,24 @@ def _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key, th_ph
         else:
             child_th_phi = th_delta - delta + bphi[depth, best]
         move = bmove[depth, best]
+        before = stats[_NODES]
         K_play(s, g, move)
-        cphi, cdelta = _mid(s, g, tt, cfg, stats, bmove, bkey, bphi, bdelta, depth + 1, bkey[depth, best],
+        cphi, cdelta = _mid(s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta, depth + 1, bkey[depth, best],
                             child_th_phi, child_th_delta)
         if stats[HALT] != 0:
             return INF, INF
         K_undo(s, g, move)
         bphi[depth, best] = cphi
         bdelta[depth, best] = cdelta
+        if shared and stats[_NODES] - before >= _REFRESH_NODES and partnered(lanes, lane, cfg[_LANES]):
+            for j in range(m):
+                found, pn, dn = ttmod.lookup(tt, bits, bkey[depth, j])
+                if found and j != best:
+                    bphi[depth, j], bdelta[depth, j] = (dn, pn) if is_or else (pn, dn)
     pn, dn = (phi, delta) if is_or else (delta, phi)
-    stats[_TT_FILLED] += ttmod.store(tt, bits, node_key, pn, dn, stats[_NODES] + stats[_BF_NODES] - start + 1)
+    stats[_TT_FILLED] += ttmod.store(tt, bits, node_key, pn, dn, stats[_NODES] + stats[_BF_NODES] - start + 1, shared)
+    if shared and depth < LANE_DEPTH:
+        lanes[lane, depth] = 0
     return phi, delta
 
 
@@ -294,22 +352,40 @@ def question_salt(attacker: int, draw_ok: bool) -> np.uint64:
 
 
 class Search:
-    """A df-pn searcher for one game's kernels and tables, keeping its transposition table between calls."""
+    """A df-pn searcher for one game's kernels and tables, keeping its transposition table between calls.
+
+    Given a ``table`` that other threads search too (with lanes for them), it searches as lane
+    ``options.lane`` of ``options.lanes``; a question that several of them ask at once is answered by
+    whichever finds the answer first. With ``options.shared_table`` it searches that table of another
+    process, alone on it."""
 
     def __init__(self, kernels: Kernels, tables: tuple[Any, ...], max_depth: int, max_moves: int,
-                 options: Options = Options(), max_positions: int | None = None) -> None:
+                 options: Options = Options(), max_positions: int | None = None, *,
+                 table: TranspositionTable | None = None) -> None:
         self.kernels, self.tables, self.options, self.max_depth = kernels, tables, options, max_depth
         self._mid = search_kernels(kernels)._mid
-        if options.shared_table is None:
+        if table is not None:
+            self.table = table
+        elif options.shared_table is None:
             self.table = TranspositionTable(options.tt_mb, max_positions)
         else:
             self.table = SharedTable.attach(options.shared_table)
+        if not 1 <= options.lane <= options.lanes < self.table.lanes.shape[0]:
+            raise ValueError(f"lane {options.lane} of {options.lanes} searchers, on a table with lanes for "
+                             f"{self.table.lanes.shape[0] - 1}")
         shape = (max_depth + 2, max(1, max_moves))
         self._bmove = np.zeros(shape, dtype=np.int64)
         self._bkey = np.zeros(shape, dtype=np.uint64)
         self._bphi = np.zeros(shape, dtype=np.int64)
         self._bdelta = np.zeros(shape, dtype=np.int64)
         self._stats = np.zeros(STATS, dtype=np.int64)
+        self._cfg = np.zeros(_CFG, dtype=np.int64)
+        self._abandoned = False
+
+    def abandon(self) -> None:
+        """From another thread: end the question being searched; :meth:`prove` raises :class:`Abandoned`."""
+        self._abandoned = True
+        self._cfg[_LIMIT] = 0
 
     @property
     def nodes(self) -> int:
@@ -320,6 +396,15 @@ class Search:
     def tt_entries(self) -> int:
         return int(self._stats[_TT_FILLED])
 
+    def question_key(self, state: np.ndarray, attacker: int, draw_ok: bool) -> np.uint64:
+        """The table key of the question (attacker, draw_ok) about ``state``."""
+        return np.uint64(self.kernels.key(state, self.tables)) ^ question_salt(attacker, draw_ok)
+
+    def numbers(self, key: np.uint64) -> tuple[int, int] | None:
+        """The attacker's (proof, disproof) numbers the table holds for a question's ``key``, if any."""
+        found, pn, dn = ttmod.lookup(self.table.words, self.table.bits, key)
+        return (int(pn), int(dn)) if found else None
+
     def prove(self, state: np.ndarray, attacker: int, draw_ok: bool,
               progress: Callable[[int, int, int], None] | None = None, chunk: int = 1 << 21) -> bool:
         """Whether ``attacker`` reaches a win (or a draw, with ``draw_ok``) from the non-terminal ``state``.
@@ -328,20 +413,35 @@ class Search:
         about every ``chunk`` df-pn expansions.
         """
         o = self.options
-        cfg = np.array([o.wpns, int(o.epsilon * 1000), o.heuristic, o.brute_force, attacker, draw_ok, 0, self.table.bits,
-                        question_salt(attacker, draw_ok).view(np.int64)], dtype=np.int64)
         K = self.kernels
         s = state.copy()
-        root_key = K.key(s, self.tables) ^ cfg[_SALT:].view(np.uint64)[0]
+        root_key = self.question_key(s, attacker, draw_ok)
+        answered = int(root_key % np.uint64(ANSWERED))
+        cfg = self._cfg
+        cfg[:] = [o.wpns, int(o.epsilon * 1000), o.heuristic, o.brute_force, attacker, draw_ok, 0, self.table.bits,
+                  question_salt(attacker, draw_ok).view(np.int64), o.lane, o.lanes, answered, self.nodes]
+        lanes = self.table.lanes
+        lanes[o.lane, LANE_QUESTION] = root_key
+        lanes[o.lane, LANE_NODES] = 0
         while True:
             cfg[_LIMIT] = self._stats[_NODES] + chunk
+            if self._abandoned:
+                raise Abandoned
             self._stats[ROOM] = min(K.room(s), self._bmove.shape[0])
             with stoppable(self._stats, HALT):
-                phi, delta = self._mid(s, self.tables, self.table.words, cfg, self._stats,
+                phi, delta = self._mid(s, self.tables, self.table.words, lanes, cfg, self._stats,
                                        self._bmove, self._bkey, self._bphi, self._bdelta, 0, root_key, INF, INF)
             raise_for_halt(self._stats, HALT, self.max_depth)
+            lanes[o.lane, :LANE_DEPTH] = 0
             if phi == 0 or delta == 0:
+                lanes[0, answered] = root_key  # for the other searchers (read by nobody when alone)
                 return (phi == 0) == (K.mover(s) == attacker)
+            if cfg[_LANES] > 1:
+                numbers = self.numbers(root_key)
+                if numbers is not None and 0 in numbers:  # another searcher's answer
+                    return numbers[0] == 0
+                if lanes[0, answered] == root_key:  # answered, but its entry was lost: answer it alone
+                    cfg[_LANES] = 1
             if progress is not None:
                 progress(self.nodes, self.tt_entries, self.table.capacity)
 

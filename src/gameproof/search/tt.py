@@ -61,6 +61,24 @@ _BYTE = np.uint64(0xFF)
 _DN_SHIFT = np.uint64(28)
 _WORK_SHIFT = np.uint64(56)
 
+#: Lanes: how threads searching one table see each other. Row 0 is the control row (its first ``ANSWERED``
+#: words: the keys of questions answered lately, each at ``key % ANSWERED``); row ``i`` is searcher ``i``'s:
+#: the keys of its current path at depths ``0 .. LANE_DEPTH - 1``, the key of the question it is on (column
+#: ``LANE_QUESTION``) and its node count (column ``LANE_NODES``), each in a cache line of its own, so that the
+#: words a searcher writes often share no line with words another reads.
+LANE_DEPTH = 12
+LANE_QUESTION, LANE_NODES = 16, 24
+LANE_COLUMNS = 32
+MOST_LANES = 256
+ANSWERED = 8
+
+
+def new_lanes(searchers: int) -> np.ndarray:
+    """Lanes for `searchers` searchers of one table (rows 1 .. searchers; row 0 is the control row)."""
+    raw = np.zeros((searchers + 2) * LANE_COLUMNS, dtype=np.uint64)
+    offset = (-raw.ctypes.data % 64) // 8  # rows start on cache lines
+    return raw[offset:offset + (searchers + 1) * LANE_COLUMNS].reshape(searchers + 1, LANE_COLUMNS)
+
 
 def _bits(megabytes: float, max_entries: int | None) -> int:
     """log2 of the entries of a table of ``megabytes`` MiB (at most about ``max_entries`` entries)."""
@@ -72,9 +90,10 @@ def _bits(megabytes: float, max_entries: int | None) -> int:
 
 class TranspositionTable:
     """Preallocated table sized to a memory budget in MiB (rounded down to a power of two entries),
-    and to at most about ``max_entries`` entries when the game has few positions."""
+    and to at most about ``max_entries`` entries when the game has few positions, with the lanes of
+    ``searchers`` threads that search it at once."""
 
-    def __init__(self, megabytes: float, max_entries: int | None = None) -> None:
+    def __init__(self, megabytes: float, max_entries: int | None = None, searchers: int = 1) -> None:
         self.bits = _bits(megabytes, max_entries)
         try:
             raw = np.zeros(2 * (1 << self.bits) + 8, dtype=np.uint64)
@@ -82,6 +101,7 @@ class TranspositionTable:
             raise BadInput(f"cannot allocate a {megabytes:g} MiB transposition table; give a smaller --tt-mb") from None
         offset = (-raw.ctypes.data % 64) // 8  # align buckets to cache lines
         self.words = raw[offset : offset + 2 * (1 << self.bits)]
+        self.lanes = new_lanes(searchers)
 
     @property
     def capacity(self) -> int:
@@ -125,6 +145,7 @@ class SharedTable(TranspositionTable):
         self.name = self._memory.name
         self.words = np.ndarray(self._memory.size // 8, dtype=np.uint64, buffer=self._memory.buf)
         self.words = self.words[: 1 << (self.words.size.bit_length() - 1)]  # a power of two words
+        self.lanes = new_lanes(1)  # its processes search it alone each
         self.bits = self.words.size.bit_length() - 2
 
     @classmethod
@@ -137,6 +158,21 @@ class SharedTable(TranspositionTable):
         del self.words
         self._memory.close()
         self._memory.unlink()
+
+
+def census(words: np.ndarray, part: int = 1, chunk: int = 1 << 22) -> tuple[int, int, int]:
+    """Entries of a df-pn table by kind: (proven, disproven, open) for the attacker of their question; with
+    `part` > 1, estimated from the first 1/`part` of the table (entries lie where their keys hash)."""
+    proven = disproven = used = 0
+    end = max(2, words.size // part)
+    for start in range(1, end, 2 * chunk):
+        packed = words[start:min(start + 2 * chunk, end):2]
+        filled = packed != 0
+        used += int(np.count_nonzero(filled))
+        proven += int(np.count_nonzero(filled & ((packed & _FIELD) == 0)))
+        disproven += int(np.count_nonzero(filled & (((packed >> _DN_SHIFT) & _FIELD) == 0)))
+    scale = words.size / end
+    return round(proven * scale), round(disproven * scale), round((used - proven - disproven) * scale)
 
 
 @njit(cache=True)
@@ -165,8 +201,11 @@ def lookup(words, bits, key):
 
 
 @njit(cache=True)
-def store(words, bits, key, pn, dn, spent):
-    """Write (pn, dn) for ``key`` after ``spent`` nodes of work; returns 1 if an empty slot was filled."""
+def store(words, bits, key, pn, dn, spent, keep_solved=False):
+    """Write (pn, dn) for ``key`` after ``spent`` nodes of work; returns 1 if an empty slot was filled.
+
+    With ``keep_solved``, an entry of ``key`` that is proven or disproven stays as it is (the numbers of a
+    searcher that has not seen another's answer yet do not undo it)."""
     tag = key ^ _ALL
     start = bucket_of(key, bits)
     victim = start
@@ -175,6 +214,8 @@ def store(words, bits, key, pn, dn, spent):
     for i in range(start, start + BUCKET):
         packed = words[2 * i + 1]
         if words[2 * i] ^ packed == tag:
+            if keep_solved and ((packed & _FIELD) == 0 or (packed >> _DN_SHIFT) & _FIELD == 0):
+                return 0
             victim, least, same = i, packed >> _WORK_SHIFT, True
             break
         work = packed >> _WORK_SHIFT

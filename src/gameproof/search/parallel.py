@@ -1,0 +1,388 @@
+"""`solve` on several threads over one transposition table, journalled and resumable.
+
+The df-pn kernels run without the GIL, so the workers are threads of this process searching one table
+(a private array, which gets the kernel's huge pages; a table in shared memory between processes is
+slower per node). The solve is split into its binary questions, as :func:`gameproof.search.exact.solve`
+asks them (for every move's value, a question or two about each distinct child): a free worker takes
+the first question nobody searches, and when none is left it joins the question fewest search, as
+another lane of it: the searchers of one question try last the children another has on its path, and
+once one answers the others stop. What one worker proves, all find in the table. The driver (the main
+thread) hands out questions, draws progress from the table and the lanes, and saves the table to the
+journal now and then.
+
+A solve resumed from a journal confirms its answer, and every move's value, by certificates that the
+independent checker (:mod:`gameproof.certify.check`) accepts; when they are not accepted the journal's
+table is dropped and the position solved again on an empty one.
+"""
+
+from __future__ import annotations
+
+import enum
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gameproof.answers import Value
+from gameproof.errors import BadInput
+from gameproof.framework.declaration import Engine
+from gameproof.framework.state import RulesState
+from gameproof.search.alphabeta import AlphaBeta
+from gameproof.search.dfpn import Options, Search
+from gameproof.interrupts import RulesBroken
+from gameproof.search.exact import Solution, final_value
+from gameproof.search.solve_journal import CHECKPOINT_SECONDS, SolveJournal
+from gameproof.search.tt import LANE_NODES, LANE_QUESTION, MOST_LANES, TranspositionTable, census, lookup
+
+#: Seconds between two progress reports, and the part of the table a report's census reads.
+_REPORT_SECONDS, _CENSUS_PART = 1.0, 16
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How a solve stands: nodes so far (all workers, the journal's included), the table's entries by kind,
+    and the attacker's proof and disproof numbers of the question being asked (None before the first)."""
+
+    nodes: int
+    seconds: float
+    nodes_per_second: float
+    proven: int
+    disproven: int
+    open: int
+    capacity: int
+    root: tuple[int, int] | None
+    workers: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"nodes": self.nodes, "seconds": round(self.seconds, 3), "nodes_per_second": round(self.nodes_per_second),
+                "proven": self.proven, "disproven": self.disproven, "open": self.open, "capacity": self.capacity,
+                "root": None if self.root is None else {"proof": self.root[0], "disproof": self.root[1]},
+                "workers": self.workers}
+
+
+@dataclass
+class ParallelSolution(Solution):
+    """A solution found by workers, with how the journal took part and the last progress."""
+
+    workers: int = 1
+    journal: str | None = None
+    resumed_nodes: int = 0  # nodes the journal's table held the work of when the solve started
+    confirmed: str | None = None  # how a resumed answer was confirmed
+    saves: int = 0
+    last: Progress | None = None
+    then: Any = None
+
+
+def journal_identity(state: RulesState, loading: str, with_moves: bool, options: Options) -> dict[str, Any]:
+    """What a journal records of the question: game, rules file, position, engine and search settings."""
+    from gameproof.search.book_game import Identity
+
+    identity = Identity.of(state.game)
+    return {"game": identity.name, "rules_sha256": identity.sha256, "played": state.record, "engine": Engine.DFPN.value,
+            "with_moves": with_moves, "wpns": options.wpns, "epsilon": options.epsilon, "heuristic": options.heuristic,
+            "brute_force": options.brute_force, "loading": loading if identity.file is None else None}
+
+
+def solve_on_workers(state: RulesState, options: Options, *, workers: int, with_moves: bool = True,
+                     engine: Engine = Engine.DFPN, journal: Path | str | None = None, checkpoint_seconds: float = CHECKPOINT_SECONDS,
+                     progress: Callable[[Progress], None] | None = None,
+                     then: Callable[[Search, Solution], Any] | None = None) -> ParallelSolution:
+    """Solve the unfinished position `state` with `engine` on `workers` threads sharing one table (see the module).
+
+    With `journal` (df-pn), the table is saved there every `checkpoint_seconds` and a journal of the same
+    question is resumed; its answer is then confirmed by checked certificates. ``then`` is called with a
+    df-pn search (over the solved table, for df-pn) and the solution, to build a certificate, say; what it
+    returns is the solution's ``then``."""
+    from gameproof.search.book_game import Identity
+
+    if not 1 <= workers <= MOST_LANES:
+        raise BadInput(f"--workers must be between 1 and {MOST_LANES}, got {workers}")
+    if not checkpoint_seconds > 0:
+        raise BadInput(f"--checkpoint must be a positive number of seconds, got {checkpoint_seconds}")
+    if journal is not None and engine is not Engine.DFPN:
+        raise BadInput(f"--journal keeps a df-pn search; {state.game.name} is solved by {engine.value} here "
+                       "(give --engine dfpn)")
+    game = state.game
+    loading = Identity.of(game).loading
+    book = None if journal is None else SolveJournal(journal, journal_identity(state, loading, with_moves, options))
+    if book is not None:
+        _check_confirmable(state, loading)
+    table = TranspositionTable(options.tt_mb, game.max_positions, searchers=workers)
+    saved = book.restore(table.words) if book is not None else None
+    solution = _Run(state, options, table, workers, with_moves, engine, book, checkpoint_seconds, progress,
+                    saved).solve()
+    if saved is not None:
+        confirmed = _confirmed(state, loading, solution, table, options)
+        if confirmed is None:
+            table.words[:] = 0
+            solution = _Run(state, options, table, workers, with_moves, engine, book, checkpoint_seconds, progress,
+                            None).solve()
+            solution.confirmed = "the journal's answer was not confirmed by its certificates: solved again afresh"
+        else:
+            solution.confirmed = confirmed
+    solution.journal = None if journal is None else str(journal)
+    if then is not None:
+        certifying = table if engine is Engine.DFPN else TranspositionTable(options.tt_mb, game.max_positions)
+        solution.then = then(_table_search(state, options, certifying), solution)
+    return solution
+
+
+def _table_search(state: RulesState, options: Options, table: TranspositionTable, lane: int = 1, lanes: int = 1,
+                  engine: Engine = Engine.DFPN) -> Search | AlphaBeta:
+    """A search by `engine` of `state`'s game over `table`, as lane `lane` of `lanes`."""
+    game = state.game
+    options = replace(options, lanes=lanes, lane=lane)
+    if engine is Engine.ALPHABETA:
+        return AlphaBeta(game.kernels, game.tables, game.max_plies, game.max_moves, options, table=table)
+    return Search(game.kernels, game.tables, game.max_plies, game.max_moves, options, game.max_positions, table=table)
+
+
+class Ask(enum.Enum):
+    """What a question asks of a position: df-pn's two questions, or alpha-beta's value."""
+
+    DRAW = "draw"  # can the attacker at least draw?
+    WIN = "win"  # can the attacker win?
+    VALUE = "value"  # the score (-1, 0, 1) for the side to move
+
+
+@dataclass(eq=False)
+class Question:
+    """One question of the solve about `position` (df-pn's for `attacker`, the side to move at the root)."""
+
+    position: RulesState
+    ask: Ask
+    attacker: int
+    answer: bool | int | None = None
+    lanes: set[int] = field(default_factory=set)  # the lanes searching it now
+
+
+class _Plan:
+    """The questions of a solve, as :func:`gameproof.search.exact.solve` and alpha-beta's solve ask them: for
+    every move's value, df-pn's draw question about each distinct child (up to symmetry) and then the win
+    question about those that draw, or alpha-beta's value of each distinct child; for the value alone, the
+    same about the position itself."""
+
+    def __init__(self, state: RulesState, with_moves: bool, engine: Engine) -> None:
+        self.state, self.engine = state, engine
+        self.values: dict[int, Value] = {}
+        self.asked: list[Question] = []
+        self._follow: dict[int, Callable[[bool | int], None]] = {}
+        self.value: Value | None = None
+        if not with_moves:
+            self._value_of(state, self._root_is)
+            return
+        self.twins: dict[int, list[int]] = {}
+        for move in state.legal_moves():
+            child = state.copy()
+            child.play(move)
+            if child.is_over():
+                self.values[move] = final_value(child).flipped
+            elif child.key in self.twins:
+                self.twins[child.key].append(move)
+            else:
+                self.twins[child.key] = [move]
+                self._value_of(child, lambda value, key=child.key: self._child_is(key, value))
+        self._settle()
+
+    def _value_of(self, position: RulesState, then: Callable[[Value], None]) -> None:
+        """Ask the questions that value `position` for the side to move at the root, then call `then` with it."""
+        if self.engine is Engine.ALPHABETA:
+            sign = 1 if position.to_move == self.state.to_move else -1
+            self._ask(position, Ask.VALUE, lambda score: then(Value.of_score(sign * score)))
+            return
+
+        def draws(answer: bool) -> None:
+            if answer:
+                self._ask(position, Ask.WIN, lambda wins: then(Value.WIN if wins else Value.DRAW))
+            else:
+                then(Value.LOSS)
+
+        self._ask(position, Ask.DRAW, draws)
+
+    def _ask(self, position: RulesState, ask: Ask, then: Callable[[Any], None]) -> None:
+        question = Question(position, ask, self.state.to_move)
+        self.asked.append(question)
+        self._follow[id(question)] = then
+
+    def answered(self, question: Question, answer: bool | int) -> None:
+        """Record `answer`, which may ask the next question; RuntimeError if it contradicts an earlier one."""
+        if question.answer is not None:
+            if question.answer != answer:
+                raise RuntimeError(f"two workers answered a question differently: {question.ask.value} after "
+                                   f"{question.position.record!r}: {question.answer} and {answer}")
+            return
+        question.answer = answer
+        self._follow.pop(id(question))(answer)
+
+    def _root_is(self, value: Value) -> None:
+        self.value = value
+
+    def _child_is(self, key: int, value: Value) -> None:
+        self.values.update(dict.fromkeys(self.twins[key], value))
+        self._settle()
+
+    def _settle(self) -> None:
+        if len(self.values) == len(self.state.legal_moves()):
+            self.value = Value.best(self.values.values())
+
+    def waiting(self) -> list[Question]:
+        """Questions not answered yet, in the order they were asked."""
+        return [question for question in self.asked if question.answer is None]
+
+
+class _Run:
+    """One pass of the workers over a position: hands them questions, watches them, saves the journal.
+
+    A free worker takes the first question nobody is searching; when there is none, it joins the question
+    fewest workers search (as another lane of it), so that no worker idles while a question is open."""
+
+    def __init__(self, state: RulesState, options: Options, table: TranspositionTable, workers: int,
+                 with_moves: bool, engine: Engine, journal: SolveJournal | None, every: float,
+                 progress: Callable[[Progress], None] | None, saved: dict[str, Any] | None) -> None:
+        self.state, self.table, self.workers, self.with_moves, self.engine = state, table, workers, with_moves, engine
+        self.journal, self.every, self.progress = journal, every, progress
+        self.searches = {lane: _table_search(state, options, table, lane, workers, engine)
+                         for lane in range(1, workers + 1)}
+        self.earlier_nodes = int(saved["nodes"]) if saved else 0
+        self.earlier_seconds = float(saved["seconds"]) if saved else 0.0
+        self.done_nodes = 0  # nodes of the questions' searches that have returned
+        self.running: dict[Future, tuple[Question, int]] = {}
+        self.began = time.perf_counter()
+        self.saves = 0
+        self.last: Progress | None = None
+
+    def nodes(self) -> int:
+        busy = [lane for _, lane in self.running.values()]
+        return self.earlier_nodes + self.done_nodes + sum(int(self.table.lanes[lane, LANE_NODES]) for lane in busy)
+
+    def solve(self) -> ParallelSolution:
+        plan = _Plan(self.state, self.with_moves, self.engine)
+        pool = ThreadPoolExecutor(self.workers, thread_name_prefix="gameproof-solve")
+        try:
+            saved_at = time.perf_counter()
+            while plan.value is None or self.running:
+                self._hand_out(plan, pool)
+                done, _ = wait(self.running, timeout=min(_REPORT_SECONDS, self.every), return_when=FIRST_COMPLETED)
+                for future in done:
+                    question, lane = self.running.pop(future)
+                    question.lanes.discard(lane)
+                    answer, nodes = future.result()
+                    self.done_nodes += nodes
+                    plan.answered(question, answer)
+                if self.progress is not None:
+                    self.report(_CENSUS_PART)
+                if self.journal is not None and time.perf_counter() - saved_at >= self.every:
+                    self.save()
+                    saved_at = time.perf_counter()
+        finally:
+            self._stop(pool)
+        assert plan.value is not None
+        if self.journal is not None:  # the whole table: a solve of the same question again finds it all there
+            self.save()
+        last = self.report()
+        return ParallelSolution(plan.value, dict(sorted(plan.values.items())), nodes=last.nodes - self.earlier_nodes,
+                                seconds=time.perf_counter() - self.began,
+                                tt_entries=last.proven + last.disproven + last.open, workers=self.workers,
+                                resumed_nodes=self.earlier_nodes, saves=self.saves, last=last)
+
+    def _stop(self, pool: ThreadPoolExecutor) -> None:
+        """End the workers' searches: at once when some still run (the solve failed or was interrupted)."""
+        if self.running:
+            for search in self.searches.values():
+                search.abandon()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+    def _hand_out(self, plan: _Plan, pool: ThreadPoolExecutor) -> None:
+        """Give every free worker a question: one nobody searches, else another lane of the least searched."""
+        free = sorted(set(self.searches) - {lane for _, lane in self.running.values()})
+        waiting = plan.waiting()
+        for lane in free:
+            if not waiting:
+                return
+            question = min(waiting, key=lambda q: (len(q.lanes), waiting.index(q)))
+            question.lanes.add(lane)
+            future = pool.submit(_prove, self.searches[lane], question)
+            self.running[future] = (question, lane)
+
+    def save(self) -> None:
+        assert self.journal is not None
+        self.journal.save(self.table.words, self.nodes(), self.earlier_seconds + time.perf_counter() - self.began)
+        self.saves += 1
+
+    def report(self, part: int = 1) -> Progress:
+        """The progress now (given to the callback, if any); the census from 1/`part` of the table."""
+        proven, disproven, open_ = census(self.table.words, part)
+        found = None
+        if self.running:
+            lane = min(lane for _, lane in self.running.values())
+            known, pn, dn = lookup(self.table.words, self.table.bits, self.table.lanes[lane, LANE_QUESTION])
+            found = (int(pn), int(dn)) if known else None
+        seconds = time.perf_counter() - self.began
+        nodes = self.nodes()
+        self.last = Progress(nodes, self.earlier_seconds + seconds, (nodes - self.earlier_nodes) / max(seconds, 1e-9),
+                             proven, disproven, open_, self.table.capacity, found, self.workers)
+        if self.progress is not None:
+            self.progress(self.last)
+        return self.last
+
+
+def _prove(search: Search | AlphaBeta, question: Question) -> tuple[bool | int, int]:
+    """In a worker thread: the answer to `question` and the nodes it took."""
+    before = search.nodes
+    try:
+        if question.ask is Ask.VALUE:
+            answer: bool | int = search.value(question.position.frames())
+        else:
+            answer = search.prove(question.position.frames(), question.attacker, question.ask is Ask.DRAW)
+    except RulesBroken as broken:
+        raise broken.of(question.position.game.name) from None
+    return answer, search.nodes - before
+
+
+def _check_confirmable(state: RulesState, loading: str) -> None:
+    """BadInput unless a resumed answer can be confirmed by certificates (say so before solving)."""
+    from gameproof.search.certificate import check_certifiable
+
+    try:
+        check_certifiable(state, loading)
+    except BadInput as error:
+        raise BadInput(f"--journal: {error} (a resumed solve's answer is confirmed by certificates)") from None
+
+
+def _confirmed(state: RulesState, loading: str, solution: Solution, table: TranspositionTable,
+               options: Options) -> str | None:
+    """How the answer of a solve that started from a journal's table was confirmed: a certificate of the
+    position's value, and one of each distinct child's when the moves' values were asked, each accepted by the
+    independent checker with the value found; None when one is not."""
+    from gameproof.certify.check import check_certificate
+    from gameproof.certify.records import write_certificate
+    from gameproof.search.certificate import certify
+    search = _table_search(state, options, table)
+    claims = [(state, solution.value)]
+    seen: set[int] = set()
+    for move, value in solution.moves.items():
+        child = state.copy()
+        child.play(move)
+        if child.is_over():
+            if final_value(child) is not value.flipped:
+                return None
+        elif child.key not in seen:
+            seen.add(child.key)
+            claims.append((child, value.flipped))
+    with tempfile.TemporaryDirectory(prefix="gameproof-confirm-") as folder:
+        for index, (position, value) in enumerate(claims):
+            try:
+                certificate = certify(position, search, source=loading)
+            except RuntimeError:  # the table claims a proof that cannot be read back
+                return None
+            path = Path(folder) / f"{index}.cert"
+            write_certificate(path, certificate.header, certificate.parts)
+            report = check_certificate(str(path))
+            if not report.accepted or report.value is not value:
+                return None
+    return f"{len(claims)} certificate{'s' * (len(claims) > 1)} accepted by the independent checker"
