@@ -32,3 +32,11 @@ def report_and_sleep(n: int, folder: str) -> int:
     (Path(folder) / f"{os.getpid()}.pid").write_text("")
     time.sleep(120)
     return n
+
+
+def table_and_pid(n: int, shared_table: str) -> list:
+    """The shared table this job was given (attached, to show it is there) and the worker's pid."""
+    from gameproof.search.tt import SharedTable
+
+    SharedTable.attach(shared_table)
+    return [shared_table, os.getpid()]
