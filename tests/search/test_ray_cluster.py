@@ -76,7 +76,7 @@ jobs = [Job(f"n{n}", {"n": n}) for n in range(8)]
 print(json.dumps({
     "tables": run(job_tasks.table_and_pid, jobs, shared_table_mb=1),
     "retried": run(job_tasks.square_or_die_once, [Job(job.key, {"n": job.arguments["n"], "marks": sys.argv[2]})
-                                                   for job in jobs], retries=2),
+                                                   for job in jobs], retries=2, shared_table_mb=1),
     "raised": run(job_tasks.refuse, jobs[1:2]),
     "always_died": run(job_tasks.always_die, jobs[:1], retries=1),
 }))

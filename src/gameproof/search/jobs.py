@@ -320,6 +320,7 @@ class _Worker:
         return node, _machine() or f"node {node}"
 
     def run(self, task: Task, job: Job) -> tuple[Any, float]:
+        """One job, as a local worker runs it (:func:`_timed`)."""
         return _timed(task, job)
 
 
@@ -341,6 +342,7 @@ class _TableKeeper:
         self.table = SharedTable(megabytes)
 
     def name(self) -> str:
+        """The table's name, for :meth:`SharedTable.attach`."""
         return self.table.name
 
     def release(self) -> None:
@@ -397,6 +399,8 @@ class _RayWorkers:
                     raise JobFailed(str(error.cause or error)) from None
                 except errors.RayError as error:  # the worker, or its node, died
                     self.replace(number, error)
+                    for other in self.slots:  # an idle worker takes the dead one's jobs
+                        self.feed(other)
                     continue
                 slot = self.slots[number]
                 if job is None:
@@ -410,19 +414,23 @@ class _RayWorkers:
             self.stop()
 
     def start(self) -> None:
+        """Start one more worker; it is sent jobs once it says where it runs."""
         number = next(self.numbers)
         actor = self.worker.remote()
         self.slots[number] = _Slot(actor)
         self.calls[actor.place.remote()] = (number, None)
 
     def feed(self, number: int) -> None:
+        """Send worker ``number``, once it has started, jobs from the queue until it holds one more than it runs."""
         slot = self.slots[number]
-        while self.queue and len(slot.jobs) <= _QUEUED_PER_WORKER:
+        while slot.machine is not None and self.queue and len(slot.jobs) <= _QUEUED_PER_WORKER:
             job = self.queue.popleft()
             slot.jobs.append(job)
             self.calls[slot.actor.run.remote(self.task, _on_table(job, slot.table))] = (number, job)
 
     def replace(self, number: int, error: Exception) -> None:
+        """Put a dead worker's jobs back in the queue and start another worker; JobFailed when the job it ran
+        (or its start, when it had none) has failed more than ``retries`` times."""
         slot = self.slots.pop(number)
         self.ray.kill(slot.actor)
         self.calls = {ref: call for ref, call in self.calls.items() if call[0] != number}
