@@ -37,15 +37,14 @@ def main() -> None:
     parser.add_argument("--k", default="3")
     args = parser.parse_args()
     book = ["--rows", args.rows, "--cols", args.cols, "--k", args.k, "--misere", "--depth", "3"]
-    folder = Path(tempfile.mkdtemp(prefix="bench_ray"))
     times: dict[str, list[float]] = {"local": [], "ray": []}
     print(f"gameproof mnk book build {' '.join(book)} --db X.db, then --workers 2 (local) or "
           "--backend ray --address (two nodes of one CPU)")
-    with two_nodes() as cluster:
+    with two_nodes() as cluster, tempfile.TemporaryDirectory(prefix="bench_ray") as books:
         ways = {"local": (["--workers", "2"], None), "ray": (["--backend", "ray", "--address", cluster.address], cluster.env)}
         for run in range(args.runs):
             for way, (extra, env) in ways.items():
-                seconds, summary = build([*book, "--db", str(folder / f"{way}-{run}.db"), *extra], env)
+                seconds, summary = build([*book, "--db", str(Path(books) / f"{way}-{run}.db"), *extra], env)
                 times[way].append(seconds)
                 print(f"run {run + 1} {way}: {seconds:.1f} s (wall_seconds {summary['wall_seconds']}, "
                       f"nodes {summary['nodes']:,}, solved {summary['solved']})", flush=True)
