@@ -8,8 +8,13 @@ def square(n: int) -> int:
     return n * n
 
 
-def square_or_die_once(n: int, marks: str) -> int:
-    """Kill the worker the first time job `n` runs (a mark file remembers it), then answer."""
+def square_or_die_once(n: int, marks: str, shared_table: str | None = None) -> int:
+    """Kill the worker the first time job `n` runs (a mark file remembers it), then answer; attach the shared
+    table first when one is given (it must be there, after a worker that had it died too)."""
+    if shared_table is not None:
+        from gameproof.search.tt import SharedTable
+
+        SharedTable.attach(shared_table)
     mark = Path(marks) / f"{n}.died"
     if n % 3 == 0 and not mark.exists():
         mark.write_text("")
@@ -32,3 +37,11 @@ def report_and_sleep(n: int, folder: str) -> int:
     (Path(folder) / f"{os.getpid()}.pid").write_text("")
     time.sleep(120)
     return n
+
+
+def table_and_pid(n: int, shared_table: str) -> list:
+    """The shared table this job was given (attached, to show it is there) and the worker's pid."""
+    from gameproof.search.tt import SharedTable
+
+    SharedTable.attach(shared_table)
+    return [shared_table, os.getpid()]

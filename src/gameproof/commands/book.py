@@ -71,8 +71,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def build_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of a book build, the search's among them."""
-    parser.add_argument("--workers", type=int, default=1,
-                        help="worker processes (default 1: in this process); with Ray, CPUs of the local cluster")
+    parser.add_argument("--workers", type=int,
+                        help="worker processes (default 1: in this process); with Ray, workers of one CPU each "
+                        "(default one per CPU of the cluster)")
     parser.add_argument("--values-only", action="store_true",
                         help="solve each leaf's value only, not each of its moves' (faster; shallower entries "
                         "still get every move's value from their children)")

@@ -131,7 +131,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     cubes.add_argument("--cube-plies", type=int, metavar="K", help="plies fixed by a first cube (default 2)")
     cubes.add_argument("--cube-conflicts", type=int, metavar="C",
                        help="conflicts a cube may take before it is split (default 10000000)")
-    cubes.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    cubes.add_argument("--workers", type=int,
+                       help="worker processes (default 2); with Ray, workers of one CPU each (default one per CPU "
+                       "of the cluster)")
     cubes.add_argument("--backend", choices=("local", "ray"), default="local",
                        help="local: processes on this machine; ray: a Ray cluster (pip install 'gameproof[ray]')")
     cubes.add_argument("--address", help="the Ray cluster to join (default: start one on this machine)")
@@ -425,11 +427,12 @@ def run_cubes(args: argparse.Namespace) -> int:
         raise BadInput("--address joins a Ray cluster: give --backend ray too")
     if args.exact and args.plies is None:
         raise BadInput("exactly P moves (--exact) needs --plies")
+    workers = 2 if args.workers is None and args.backend == "local" else args.workers
     with job_progress(args.quiet or args.json, "cubes") as progress:
         result = solve_by_cubes(args.legal_moves, plies, args.journal,
                                 cube_plies=CUBE_PLIES if args.cube_plies is None else args.cube_plies,
                                 conflicts=CUBE_CONFLICTS if args.cube_conflicts is None else args.cube_conflicts,
-                                workers=args.workers, backend=Backend(args.backend),
+                                workers=workers, backend=Backend(args.backend),
                                 address=args.address, proof_dir=args.proof, progress=progress, exact=args.exact)
     if args.json:
         print_json(result.to_json())

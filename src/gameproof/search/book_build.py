@@ -5,8 +5,6 @@ or Ray, :mod:`gameproof.search.jobs`) and resumable, then backed up to the start
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -22,7 +20,6 @@ from gameproof.search.dfpn import Options
 from gameproof.search.exact import final_value
 from gameproof.search.jobs import Backend, Job, Progress, run_jobs
 from gameproof.search.solve import solve
-from gameproof.search.tt import SharedTable
 
 #: The most worker processes a build starts.
 MOST_WORKERS = 256
@@ -66,12 +63,16 @@ def from_children(state: RulesState, book: Book) -> tuple[Value, dict[int, Value
     return Value.best(moves.values()), moves
 
 
-def solve_leaves(game: str, records: list[str], options: Options, with_moves: bool) -> list[dict[str, Any]]:
+def solve_leaves(game: str, records: list[str], options: Options, with_moves: bool,
+                 shared_table: str | None = None) -> list[dict[str, Any]]:
     """One book job: the entries (as JSON) of the positions after ``records`` in the game that ``game`` loads
     (:func:`~gameproof.framework.registry.load_game`), siblings solved one after another on one table (they
-    share much), with their moves' values or without. Siblings tend to share their value, so each leaf's
-    first question is the one that settled the leaf before it in one search."""
+    share much; the :class:`~gameproof.search.tt.SharedTable` called ``shared_table`` when given), with their
+    moves' values or without. Siblings tend to share their value, so each leaf's first question is the one
+    that settled the leaf before it in one search."""
     rules = load_game(game)
+    if shared_table is not None:
+        options = replace(options, shared_table=shared_table)
     entries = []
     expect = None
     for record in records:
@@ -124,21 +125,6 @@ class _BookJournal:
             self.report.seconds += entry.seconds
 
 
-@contextmanager
-def _table_for(backend: Backend, workers: int, options: Options) -> Iterator[Options]:
-    """``options`` naming one transposition table in shared memory for the local worker processes (they
-    prove much the same positions), released afterwards. One worker runs in this process on a table of
-    its own (kept for later builds); Ray's workers may be on other machines and keep a table each."""
-    if backend is not Backend.LOCAL or workers == 1:
-        yield options
-        return
-    table = SharedTable(options.tt_mb)
-    try:
-        yield replace(options, shared_table=table.name)
-    finally:
-        table.release()
-
-
 @dataclass
 class BuildReport:
     """What a build did: leaves solved now and found already solved, entries in the book, effort."""
@@ -151,15 +137,17 @@ class BuildReport:
     wall_seconds: float = 0.0
 
 
-def build(game: Game, depth: int, path: str | Path, *, workers: int = 1, options: Options = Options(),
+def build(game: Game, depth: int, path: str | Path, *, workers: int | None = None, options: Options = Options(),
           values_only: bool = False, backend: Backend = Backend.LOCAL, address: str | None = None,
           progress: Progress | None = None) -> BuildReport:
     """Solve every symmetry-distinct position ``depth`` plies deep as jobs (resuming a partial file: the
-    book is the journal), then back up. ``values_only`` leaves keep their value only (faster)."""
+    book is the journal), then back up. ``values_only`` leaves keep their value only (faster). The workers
+    (by default one locally, in this process, and one per CPU of a Ray cluster) share one transposition
+    table of ``options.tt_mb`` MiB a machine (:func:`~gameproof.search.jobs.run_jobs`)."""
     if not 0 <= depth <= game.max_plies:
         raise BadInput(f"--depth must be between 0 and {game.max_plies} (the most plies a game of {game.name} "
                        f"lasts), got {depth}")
-    if not 1 <= workers <= MOST_WORKERS:
+    if workers is not None and not 1 <= workers <= MOST_WORKERS:
         raise BadInput(f"--workers must be between 1 and {MOST_WORKERS}, got {workers}")
     began = time.perf_counter()
     book, game, depth = open_book(path, game, depth)
@@ -175,10 +163,9 @@ def build(game: Game, depth: int, path: str | Path, *, workers: int = 1, options
         report.skipped = sum(1 for s in todo if s.key in done)
         for state in (s for layer in layers for s in layer if s.is_over() and s.key not in done):
             book.put(finished_entry(state))
-        with _table_for(backend, workers, options) as shared:
-            jobs = subtree_jobs(todo, depth, game, shared, not values_only, workers)
-            run_jobs(solve_leaves, jobs, _BookJournal(book, report, jobs), backend=backend, workers=workers,
-                     address=address, progress=progress)
+        jobs = subtree_jobs(todo, depth, game, options, not values_only, workers or 1)
+        run_jobs(solve_leaves, jobs, _BookJournal(book, report, jobs), backend=backend, workers=workers,
+                 address=address, progress=progress, shared_table_mb=options.tt_mb)
         for layer in reversed(layers[:depth]):
             for state in layer:
                 if not state.is_over():

@@ -6,29 +6,34 @@ holds, runs the rest on a backend and records each result as it arrives (one com
 transaction each), so a driver killed at any moment, even by SIGKILL, resumes with every finished job
 kept. A worker that dies is replaced and its jobs run again, up to ``retries`` times; a task that
 raises fails the run with the job's key named. Results do not depend on the backend. Local workers
-never see Ctrl-C (the driver decides): an interrupted driver kills them and raises at once.
+never see Ctrl-C (the driver decides): an interrupted driver kills them and raises at once. Ray workers
+are actors that live for the whole run, so what a task keeps in its process serves every job there.
 """
 
 from __future__ import annotations
 
 import ctypes
 import enum
+import itertools
 import json
 import multiprocessing
 import os
 import signal
+import socket
 import sqlite3
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from gameproof.errors import BadInput
+from gameproof.search.tt import SharedTable
 from gameproof.storage import connect_read_only
 
 Task = Callable[..., Any]
@@ -156,10 +161,13 @@ def task_name(task: Task) -> str:
 
 
 def run_jobs(task: Task, jobs: Iterable[Job], journal: Journal, *, backend: Backend = Backend.LOCAL,
-             workers: int = 1, address: str | None = None, retries: int = 2,
-             progress: Progress | None = None) -> int:
-    """Run every job the journal lacks; returns how many ran. With one local worker they run in this process."""
-    if workers < 1:
+             workers: int | None = None, address: str | None = None, retries: int = 2,
+             progress: Progress | None = None, shared_table_mb: float | None = None) -> int:
+    """Run every job the journal lacks; returns how many ran. ``workers``: by default one locally (the jobs
+    then run in this process) and one per CPU of a Ray cluster. With ``shared_table_mb``, jobs run by worker
+    processes also get ``shared_table``, the name of a :class:`SharedTable` of that many MiB made for the run
+    on their machine, one a machine."""
+    if workers is not None and workers < 1:
         raise BadInput("--workers must be at least 1")
     jobs = list(jobs)
     keys = [job.key for job in jobs]
@@ -181,12 +189,13 @@ def run_jobs(task: Task, jobs: Iterable[Job], journal: Journal, *, backend: Back
     if not pending:
         return 0
     if backend is Backend.RAY:
-        _run_on_ray(task, pending, keep, workers, address, retries)
-    elif workers == 1:
+        _run_on_ray(task, pending, keep, workers, address, retries, shared_table_mb)
+    elif workers is None or workers == 1:
         for job in pending:
             keep(job.key, _timed(task, job))
     else:
-        _run_on_processes(task, pending, keep, workers, retries)
+        with _machine_table(shared_table_mb) as table:
+            _run_on_processes(task, [_on_table(job, table) for job in pending], keep, workers, retries)
     return len(pending)
 
 
@@ -272,41 +281,245 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
         process.kill()
 
 
-def _run_on_ray(task: Task, pending: list[Job], keep: Callable[[str, tuple[Any, float]], None], workers: int,
-                address: str | None, retries: int) -> None:
-    """Ray tasks, retried by Ray when their worker dies; results gathered by this driver as they finish."""
+@contextmanager
+def _machine_table(megabytes: float | None) -> Iterator[str | None]:
+    """The name of a :class:`SharedTable` of ``megabytes`` MiB made here for the run (None when none is asked
+    for), released afterwards."""
+    if megabytes is None:
+        yield None
+        return
+    table = SharedTable(megabytes)
+    try:
+        yield table.name
+    finally:
+        table.release()
+
+
+def _on_table(job: Job, table: str | None) -> Job:
+    """``job`` with the name of its machine's shared table among its arguments (itself when there is none)."""
+    return job if table is None else Job(job.key, {**job.arguments, "shared_table": table})
+
+
+#: Jobs a Ray worker holds beyond the one it runs, so that it does not wait for the driver between jobs.
+_QUEUED_PER_WORKER = 1
+#: How long a run's end waits for its shared tables to be released before it kills their keepers.
+_RELEASE_SECONDS = 30.0
+#: How long joining a cluster at ``host:port`` waits for a connection before refusing the address.
+_CONNECT_SECONDS = 10.0
+
+
+class _Worker:
+    """A Ray actor of one CPU that runs jobs one after another in its one process, so that what a task keeps
+    in its process (compiled kernels, a kept search and its table) serves its later jobs."""
+
+    def place(self) -> tuple[str, str]:
+        """The id of the Ray node this worker runs on, and what names its shared memory (:func:`_machine`)."""
+        import ray
+
+        node = ray.get_runtime_context().get_node_id()
+        return node, _machine() or f"node {node}"
+
+    def run(self, task: Task, job: Job) -> tuple[Any, float]:
+        """One job, as a local worker runs it (:func:`_timed`)."""
+        return _timed(task, job)
+
+
+def _machine() -> str | None:
+    """The same for all processes that see the same shared memory, and only for them: the kernel's boot id
+    and the device of /dev/shm (two Ray nodes on one machine share it, two containers with their own do
+    not); None where there is none to read."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+        return f"{boot} {os.stat('/dev/shm').st_dev}"
+    except OSError:
+        return None
+
+
+class _TableKeeper:
+    """A Ray actor of no CPU that keeps one :class:`SharedTable` on its machine for the workers there."""
+
+    def __init__(self, megabytes: float) -> None:
+        self.table = SharedTable(megabytes)
+
+    def name(self) -> str:
+        """The table's name, for :meth:`SharedTable.attach`."""
+        return self.table.name
+
+    def release(self) -> None:
+        """Free the table, unless it is gone already: the resource tracker of a worker that attached it and
+        died unlinks it."""
+        try:
+            self.table.release()
+        except FileNotFoundError:
+            pass
+
+
+@dataclass
+class _Slot:
+    """One Ray worker: its actor, its machine (:func:`_machine`) and that machine's table once it has started,
+    the jobs sent to it (in the order it runs them)."""
+
+    actor: Any
+    machine: str | None = None
+    table: str | None = None
+    jobs: deque[Job] = field(default_factory=deque)
+
+
+class _RayWorkers:
+    """Long-lived Ray workers, each sent a job more than it runs. A worker that dies is replaced and its jobs
+    are queued again (the one it was running charged with the death); a replacement on the same machine gets
+    a fresh shared table, since the dead worker may have taken the old one with it."""
+
+    def __init__(self, ray: Any, task: Task, retries: int, table_mb: float | None) -> None:
+        self.ray, self.task, self.retries, self.table_mb = ray, task, retries, table_mb
+        self.worker = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
+        self.keeper = ray.remote(num_cpus=0, max_restarts=0)(_TableKeeper)
+        self.slots: dict[int, _Slot] = {}
+        self.calls: dict[Any, tuple[int, Job | None]] = {}  # a call's reference: its worker, its job (None: start)
+        self.tables: dict[str, tuple[Any, str]] = {}  # machine: the keeper of its table now, the table's name
+        self.spoiled: list[Any] = []  # keepers of tables that a dead worker may have taken
+        self.queue: deque[Job] = deque()
+        self.deaths: dict[str, int] = {}
+        self.failed_starts = 0
+        self.numbers = itertools.count()
+
+    def run(self, pending: list[Job], keep: Callable[[str, tuple[Any, float]], None], workers: int) -> None:
+        """Run the jobs on ``workers`` workers, each result kept as it arrives; the workers stop at the end."""
+        errors = self.ray.exceptions
+        self.queue.extend(pending)
+        try:
+            for _ in range(workers):
+                self.start()
+            while self.queue or any(slot.jobs for slot in self.slots.values()):
+                [done], _ = self.ray.wait(list(self.calls), num_returns=1)
+                number, job = self.calls.pop(done)
+                try:
+                    answer = self.ray.get(done)
+                except errors.RayTaskError as error:  # the task raised: its JobFailed names the job
+                    raise JobFailed(str(error.cause or error)) from None
+                except errors.RayError as error:  # the worker, or its node, died
+                    self.replace(number, error)
+                    for other in self.slots:  # an idle worker takes the dead one's jobs
+                        self.feed(other)
+                    continue
+                slot = self.slots[number]
+                if job is None:
+                    node, slot.machine = answer
+                    slot.table = self.table_on(slot.machine, node)
+                else:
+                    slot.jobs.popleft()
+                    keep(job.key, answer)
+                self.feed(number)
+        finally:
+            self.stop()
+
+    def start(self) -> None:
+        """Start one more worker; it is sent jobs once it says where it runs."""
+        number = next(self.numbers)
+        actor = self.worker.remote()
+        self.slots[number] = _Slot(actor)
+        self.calls[actor.place.remote()] = (number, None)
+
+    def feed(self, number: int) -> None:
+        """Send worker ``number``, once it has started, jobs from the queue until it holds one more than it runs."""
+        slot = self.slots[number]
+        while slot.machine is not None and self.queue and len(slot.jobs) <= _QUEUED_PER_WORKER:
+            job = self.queue.popleft()
+            slot.jobs.append(job)
+            self.calls[slot.actor.run.remote(self.task, _on_table(job, slot.table))] = (number, job)
+
+    def replace(self, number: int, error: Exception) -> None:
+        """Put a dead worker's jobs back in the queue and start another worker; JobFailed when the job it ran
+        (or its start, when it had none) has failed more than ``retries`` times."""
+        slot = self.slots.pop(number)
+        self.ray.kill(slot.actor)
+        self.calls = {ref: call for ref, call in self.calls.items() if call[0] != number}
+        if slot.jobs:
+            running = slot.jobs[0].key
+            self.deaths[running] = self.deaths.get(running, 0) + 1
+            if self.deaths[running] > self.retries:
+                raise JobFailed(f"a worker died {self.retries + 1} times while running job {running}")
+            self.queue.extendleft(reversed(slot.jobs))
+        elif slot.machine is None:
+            self.failed_starts += 1
+            if self.failed_starts > self.retries:
+                raise JobFailed(f"a Ray worker failed to start {self.retries + 1} times: {error}")
+        if slot.machine in self.tables:
+            self.spoiled.append(self.tables.pop(slot.machine)[0])
+        self.start()
+
+    def table_on(self, machine: str, node: str) -> str | None:
+        """The name of the shared table on ``machine`` (made now on ``node`` if it has none), or None when none
+        is asked for."""
+        if self.table_mb is None:
+            return None
+        if machine not in self.tables:
+            from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+            keeper = self.keeper.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False))
+            actor = keeper.remote(self.table_mb)
+            try:
+                self.tables[machine] = actor, self.ray.get(actor.name.remote())
+            except self.ray.exceptions.RayError as error:
+                raise JobFailed(f"cannot make a shared table on the Ray node {node}: {error}") from None
+        return self.tables[machine][1]
+
+    def stop(self) -> None:
+        """Release the shared tables, then end the workers and the tables' keepers."""
+        keepers = [actor for actor, _ in self.tables.values()] + self.spoiled
+        if keepers:
+            self.ray.wait([actor.release.remote() for actor in keepers], num_returns=len(keepers),
+                          timeout=_RELEASE_SECONDS)
+        for actor in [slot.actor for slot in self.slots.values()] + keepers:
+            self.ray.kill(actor)
+
+
+def _run_on_ray(task: Task, pending: list[Job], keep: Callable[[str, tuple[Any, float]], None], workers: int | None,
+                address: str | None, retries: int, table_mb: float | None) -> None:
+    """Long-lived Ray workers (:class:`_RayWorkers`), on the cluster at ``address`` or on one started here with
+    ``workers`` CPUs; results gathered by this driver as they arrive. What Ray prints meanwhile (a worker that
+    died, on stdout) goes to stderr, so that stdout keeps the command's own output."""
     try:
         import ray
     except ImportError:
         raise BadInput("the Ray backend needs Ray: pip install 'gameproof[ray]'") from None
     started_here = not ray.is_initialized()
-    if started_here:
-        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
-        if address is None:
-            options["num_cpus"] = workers
-        else:
-            options["address"] = address
-        try:
-            ray.init(**options)
-        except ConnectionError as error:
-            raise BadInput(f"cannot reach the Ray cluster at {address}: {error}") from None
-    try:
-        remote = ray.remote(max_retries=retries, retry_exceptions=False)(_timed)
-        refs = {remote.remote(task, job): job.key for job in pending}
-        try:
-            while refs:
-                ready, _ = ray.wait(list(refs), num_returns=1)
-                for ref in ready:
-                    key = refs.pop(ref)
-                    try:
-                        keep(key, ray.get(ref))
-                    except ray.exceptions.RayTaskError as error:
-                        raise JobFailed(str(error.cause) if error.cause else f"job {key} failed") from None
-                    except ray.exceptions.RayError as error:
-                        raise JobFailed(f"job {key} failed: {type(error).__name__}") from None
-        finally:
-            for ref in refs:
-                ray.cancel(ref, force=True)
-    finally:
+    with redirect_stdout(sys.stderr):
         if started_here:
-            ray.shutdown()
+            _join_ray(ray, workers, address)
+        try:
+            count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+            _RayWorkers(ray, task, retries, table_mb).run(pending, keep, count)
+        finally:
+            if started_here:
+                ray.shutdown()
+
+
+def _join_ray(ray: Any, workers: int | None, address: str | None) -> None:
+    """Connect this process to the Ray cluster at ``address``, or start one here with ``workers`` CPUs (this
+    machine's when None)."""
+    options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
+    if address is None:
+        options["num_cpus"] = workers
+    else:
+        _check_reachable(address)
+        options["address"] = address
+    try:
+        ray.init(**options)
+    except (ConnectionError, ValueError, ray.exceptions.AuthenticationError) as error:
+        where = f"join the Ray cluster at {address}" if address else "start a Ray cluster here"
+        hint = ("; a cluster started with RAY_AUTH_MODE=token needs it here too, with its token in RAY_AUTH_TOKEN "
+                "or ~/.ray/auth_token" if address else "")
+        raise BadInput(f"cannot {where}: {error}{hint}") from None
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse at once a ``host:port`` address where nothing answers (Ray would keep trying for minutes);
+    other forms of address are Ray's to read."""
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit() or "/" in host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=_CONNECT_SECONDS).close()
+    except OSError as error:
+        raise BadInput(f"cannot reach the Ray cluster at {address}: {error}") from None

@@ -179,9 +179,9 @@ class CubeResult:
 
 
 def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plies: int = CUBE_PLIES,
-                   conflicts: int = CUBE_CONFLICTS, workers: int = 1, backend: Backend = Backend.LOCAL, address: str | None = None,
-                   proof_dir: str | Path | None = None, progress: Progress | None = None, exact: bool = False
-                   ) -> CubeResult:
+                   conflicts: int = CUBE_CONFLICTS, workers: int | None = None, backend: Backend = Backend.LOCAL,
+                   address: str | None = None, proof_dir: str | Path | None = None, progress: Progress | None = None,
+                   exact: bool = False) -> CubeResult:
     """Is a position with ``min_legal`` legal moves reachable within ``plies`` moves (after exactly ``plies``
     moves with ``exact``)? By cubes, as jobs."""
     if not 1 <= cube_plies <= EARLIEST_PASS:
