@@ -23,6 +23,7 @@ from gameproof.interrupts import Halt, RulesBroken
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import write_dimacs
 from gameproof.search.dfpn import Options
+from gameproof.search.parallel import solve_on_workers
 from gameproof.search.perft import fast_perft
 from gameproof.search.solve import solve
 
@@ -90,7 +91,7 @@ def broken(tmp_path_factory) -> Path:
 
 
 COMMANDS = {"solve": ["solve", "{game}", "--quiet"], "alphabeta": ["solve", "{game}", "--engine", "alphabeta", "--quiet"],
-            "perft": ["perft", "{game}", "5"]}
+            "workers": ["solve", "{game}", "--workers", "2", "--quiet"], "perft": ["perft", "{game}", "5"]}
 # perft to depth 5 never sees past the ninth ply, and counts moves without their order.
 CASES = [(bug, command) for bug in ("occupied", "unchanged", "bad_result", "never_ends", "too_long", "bad_order")
          for command in COMMANDS if command != "perft" or bug not in ("too_long", "bad_order")]
@@ -138,6 +139,8 @@ def test_the_kernels_name_the_fault_they_found(broken, bug, command):
     with pytest.raises(RulesBroken) as raised:
         if command == "perft":
             fast_perft(state, 5)
+        elif command == "workers":
+            solve_on_workers(state, Options(tt_mb=1), workers=2)
         else:
             solve(state, Options(tt_mb=1), engine=Engine.ALPHABETA if command == "alphabeta" else Engine.DFPN)
     assert raised.value.fault is FAULTS[bug] and raised.value.game == state.game.name

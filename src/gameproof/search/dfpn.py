@@ -322,9 +322,10 @@ def _mid(s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key
         bdelta[depth, best] = cdelta
         if shared and stats[_NODES] - before >= _REFRESH_NODES and partnered(lanes, lane, cfg[_LANES]):
             for j in range(m):
-                found, pn, dn = ttmod.lookup(tt, bits, bkey[depth, j])
-                if found and j != best:
-                    bphi[depth, j], bdelta[depth, j] = (dn, pn) if is_or else (pn, dn)
+                if j != best:
+                    found, pn, dn = ttmod.lookup(tt, bits, bkey[depth, j])
+                    if found:
+                        bphi[depth, j], bdelta[depth, j] = (dn, pn) if is_or else (pn, dn)
     pn, dn = (phi, delta) if is_or else (delta, phi)
     stats[_TT_FILLED] += ttmod.store(tt, bits, node_key, pn, dn, stats[_NODES] + stats[_BF_NODES] - start + 1, shared)
     if shared and depth < LANE_DEPTH:
