@@ -31,8 +31,14 @@ def test_a_refutation_by_cubes_has_every_proof_and_the_coverage_checked(tmp_path
 
 
 def test_a_cube_past_its_budget_is_split_and_the_answer_stands(tmp_path):
-    result = solve_by_cubes(13, 6, tmp_path / "j.db", cube_plies=3, conflicts=300, workers=1, proof_dir=tmp_path)
+    seen = []
+    result = solve_by_cubes(13, 6, tmp_path / "j.db", cube_plies=3, conflicts=300, workers=1, proof_dir=tmp_path,
+                            progress=lambda *report: seen.append(report))
     assert result.status == "unsat" and result.splits > 0 and result.coverage.accepted is True
+    notes = [note for *_, note in seen]
+    assert any(" to split 0 " not in note for note in notes)  # the progress counts the cubes to split
+    done, total, _, last = seen[-1]
+    assert done == total and last == f"refuted {result.cubes}  to split 0  open 0"
 
 
 def test_a_satisfiable_cube_gives_a_witness_that_replays(tmp_path):

@@ -130,20 +130,20 @@ def progress_bar(*columns: str | ProgressColumn, quiet: bool) -> Progress:
 
 
 @contextmanager
-def job_progress(quiet: bool, what: str) -> Iterator[Callable[[int, int, float], None] | None]:
-    """A progress callback for jobs (done, total, elapsed seconds): a bar with the elapsed time and ETA on
-    stderr; None when `quiet`."""
+def job_progress(quiet: bool, what: str) -> Iterator[Callable[..., None] | None]:
+    """A progress callback for jobs (done, total, elapsed seconds, and optionally a note such as counts of
+    answers by kind): a bar with the note, the elapsed time and ETA on stderr; None when `quiet`."""
     if quiet:
         yield None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    with progress_bar(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                      quiet=quiet) as bar:
-        task = bar.add_task(what, total=None)
+    with progress_bar(TextColumn(what), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[note]}"),
+                      TimeElapsedColumn(), TimeRemainingColumn(), quiet=quiet) as bar:
+        task = bar.add_task(what, total=None, note="")
 
-        def update(done: int, total: int, elapsed: float) -> None:
-            bar.update(task, completed=done, total=total)
+        def update(done: int, total: int, elapsed: float, note: str = "") -> None:
+            bar.update(task, completed=done, total=total, note=note)
 
         yield update
 

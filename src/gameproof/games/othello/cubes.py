@@ -18,6 +18,7 @@ from __future__ import annotations
 import enum
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -33,7 +34,7 @@ from gameproof.games.othello.reach_direct import EARLIEST_PASS, F5, ReachFormula
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.drat import ProofCheck, check_drat
 from gameproof.logic.solvers import open_solver
-from gameproof.search.jobs import Backend, Job, Progress, SqliteJournal, run_jobs, task_name
+from gameproof.search.jobs import Backend, Job, SqliteJournal, run_jobs, task_name
 
 SOLVER = "cadical195/unsat"
 STOP = "stop"
@@ -180,10 +181,11 @@ class CubeResult:
 
 def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plies: int = CUBE_PLIES,
                    conflicts: int = CUBE_CONFLICTS, workers: int | None = None, backend: Backend = Backend.LOCAL,
-                   address: str | None = None, proof_dir: str | Path | None = None, progress: Progress | None = None,
-                   exact: bool = False) -> CubeResult:
+                   address: str | None = None, proof_dir: str | Path | None = None,
+                   progress: Callable[[int, int, float, str], None] | None = None, exact: bool = False) -> CubeResult:
     """Is a position with ``min_legal`` legal moves reachable within ``plies`` moves (after exactly ``plies``
-    moves with ``exact``)? By cubes, as jobs."""
+    moves with ``exact``)? By cubes, as jobs. ``progress`` is called after each job of a round with the jobs
+    done, the round's jobs, the seconds so far and the cubes refuted, to split and open."""
     if not 1 <= cube_plies <= EARLIEST_PASS:
         raise BadInput(f"--cube-plies must be between 1 and {EARLIEST_PASS} (the earliest pass comes after "
                        f"{EARLIEST_PASS} moves)")
@@ -206,9 +208,17 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
                 "proof": None if folder is None else str(folder / f"cube-{cube.key.replace('/', '-') or 'root'}.drat")})
                 for cube in cubes]
             kept = _Rechecked(stored, _reread(stored.results(), cubes, jobs, (min_legal, plies, exact), result.notes))
+
+            def counted(done: int, total: int, elapsed: float, earlier: int = len(refuted)) -> None:
+                assert progress is not None
+                now = Counter(answer.get("status") for answer in kept.fresh.values()) + Counter(
+                    answer.get("status") for answer in kept.passed.values())
+                progress(done, total, elapsed, f"refuted {earlier + now[Status.UNSAT]:,}  to split "
+                         f"{now[Status.UNKNOWN]:,}  open {total - done:,}")
+
             try:
                 ran = run_jobs(solve_cube, jobs, kept, backend=backend, workers=workers, address=address,
-                               progress=progress)
+                               progress=None if progress is None else counted)
             except BaseException:  # a worker killed while it wrote a proof leaves the partial file behind
                 for job in jobs:
                     if job.arguments["proof"] is not None:
@@ -256,6 +266,7 @@ class _Rechecked:
 
     def __init__(self, journal: SqliteJournal, passed: dict[str, Any]) -> None:
         self.journal, self.passed = journal, passed
+        self.fresh: dict[str, Any] = {}  # the answers recorded in this run, by key
 
     def finished(self) -> set[str]:
         return set(self.passed)
@@ -266,6 +277,7 @@ class _Rechecked:
 
     def record(self, key: str, result: Any, seconds: float) -> None:
         self.journal.record(key, result, seconds)
+        self.fresh[key] = result
 
 
 def _reread(rows: dict[str, Any], cubes: list[Cube], jobs: list[Job], question: tuple[int, int, bool],
