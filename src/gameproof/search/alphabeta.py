@@ -25,7 +25,7 @@ from gameproof.search.dfpn import (CONTINUE, HALT, MOVER_LOSES, MOVER_WINS, ROOM
                                    raise_for_halt)
 from gameproof.answers import Value
 from gameproof.search.exact import Solution, terminal_value
-from gameproof.search.tt import ANSWERED, LANE_DEPTH, LANE_QUESTION, TranspositionTable
+from gameproof.search.tt import ANSWERED, LANE_DEPTH, LANE_QUESTION, TranspositionTable, line_aligned
 
 ABORTED = 9  # a value outside -1..1: the node budget ran out, or the search halted (see stats[HALT])
 _SALT = np.uint64(0x7A11_BE7A_0000_0001)
@@ -172,9 +172,9 @@ class AlphaBeta:
             raise ValueError(f"lane {options.lane} of {options.lanes} searchers, on a table with lanes for "
                              f"{self.table.lanes.shape[0] - 1}")
         shape = (max_depth + 2, max(1, max_moves))
-        self._bmove = np.zeros(shape, dtype=np.int64)
-        self._bscore = np.zeros(shape, dtype=np.int64)
-        self._stats = np.zeros(_STATS, dtype=np.int64)
+        self._bmove = line_aligned(shape)
+        self._bscore = line_aligned(shape)
+        self._stats = line_aligned(_STATS)
         self._abandoned = False
 
     @property

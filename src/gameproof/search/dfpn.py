@@ -27,7 +27,8 @@ from numba import njit
 from gameproof.interrupts import FIRST_FAULT, Halt, RulesBroken, stoppable, wait_for_signal
 from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
-from gameproof.search.tt import ANSWERED, INF, LANE_DEPTH, LANE_NODES, LANE_QUESTION, SharedTable, TranspositionTable
+from gameproof.search.tt import (ANSWERED, INF, LANE_DEPTH, LANE_NODES, LANE_QUESTION, SharedTable, TranspositionTable,
+                                 line_aligned)
 
 CONTINUE, MOVER_WINS, MOVER_LOSES, DRAW = 0, 1, 2, 3  # what a move leads to; from FIRST_FAULT on, a fault
 TOO_LONG = int(Halt.TOO_LONG)
@@ -375,12 +376,12 @@ class Search:
             raise ValueError(f"lane {options.lane} of {options.lanes} searchers, on a table with lanes for "
                              f"{self.table.lanes.shape[0] - 1}")
         shape = (max_depth + 2, max(1, max_moves))
-        self._bmove = np.zeros(shape, dtype=np.int64)
-        self._bkey = np.zeros(shape, dtype=np.uint64)
-        self._bphi = np.zeros(shape, dtype=np.int64)
-        self._bdelta = np.zeros(shape, dtype=np.int64)
-        self._stats = np.zeros(STATS, dtype=np.int64)
-        self._cfg = np.zeros(_CFG, dtype=np.int64)
+        self._bmove = line_aligned(shape)
+        self._bkey = line_aligned(shape, np.uint64)
+        self._bphi = line_aligned(shape)
+        self._bdelta = line_aligned(shape)
+        self._stats = line_aligned(STATS)
+        self._cfg = line_aligned(_CFG)
         self._abandoned = False
 
     def abandon(self) -> None:

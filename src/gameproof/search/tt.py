@@ -73,11 +73,18 @@ MOST_LANES = 256
 ANSWERED = 8
 
 
+def line_aligned(shape: int | tuple[int, ...], dtype: type = np.int64) -> np.ndarray:
+    """A zeroed array of 8-byte items that begins on a cache line and shares none of its lines with any other
+    array: the counters and buffers one thread writes at every node, kept from another thread's."""
+    size = int(np.prod(shape))
+    raw = np.zeros(size + 16, dtype=dtype)
+    offset = (-raw.ctypes.data % 64) // 8
+    return raw[offset:offset + size].reshape(shape)
+
+
 def new_lanes(searchers: int) -> np.ndarray:
     """Lanes for `searchers` searchers of one table (rows 1 .. searchers; row 0 is the control row)."""
-    raw = np.zeros((searchers + 2) * LANE_COLUMNS, dtype=np.uint64)
-    offset = (-raw.ctypes.data % 64) // 8  # rows start on cache lines
-    return raw[offset:offset + (searchers + 1) * LANE_COLUMNS].reshape(searchers + 1, LANE_COLUMNS)
+    return line_aligned((searchers + 1, LANE_COLUMNS), np.uint64)
 
 
 def _bits(megabytes: float, max_entries: int | None) -> int:
