@@ -49,8 +49,9 @@ def main() -> None:
     times: dict[str, list[float]] = {"local": [], "ray": []}
     answers: dict[str, set[str]] = {"local": set(), "ray": set()}
     print(f"load average {' '.join(f'{load:.2f}' for load in os.getloadavg())} on {os.cpu_count()} CPUs")
-    print(f"gameproof {' '.join(command)}{' --db X.db' * (not args.solve)}, then {'threads' if args.solve else '--workers 2'}"
-          " (local) or --backend ray --address (two nodes of one CPU)")
+    local = "two threads" if args.solve else "--workers 2"
+    print(f"gameproof {' '.join(command)}{' --db X.db' * (not args.solve)}, then {local} (local) or --backend ray "
+          "--address (two nodes of one CPU)")
     with two_nodes() as cluster, tempfile.TemporaryDirectory(prefix="bench_ray") as books:
         ways = {"local": ([] if args.solve else ["--workers", "2"], None),
                 "ray": (["--backend", "ray", "--address", cluster.address], cluster.env)}
@@ -63,7 +64,8 @@ def main() -> None:
                     answers[way].add(json.dumps([summary["value"], summary["moves"]]))
                     said = f"seconds {summary['seconds']:.1f}, nodes {summary['nodes']:,}, value {summary['value']}"
                 else:
-                    said = f"wall_seconds {summary['wall_seconds']}, nodes {summary['nodes']:,}, solved {summary['solved']}"
+                    said = (f"wall_seconds {summary['wall_seconds']}, nodes {summary['nodes']:,}, "
+                            f"solved {summary['solved']}")
                 print(f"run {run + 1} {way}: {seconds:.1f} s ({said})", flush=True)
     if args.solve and len(answers["local"] | answers["ray"]) != 1:
         raise SystemExit(f"the values differ: {answers}")

@@ -214,6 +214,8 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     """Solve a position with the search options in `args` and print its value and its moves' values (and
     write a certificate of the value where `args.certificate` names a file; `source` is the game as it was
     named, ``FILE.py:PARAMS`` for a game from a file, by default its registered name)."""
+    from gameproof.search.jobs import Backend
+
     options = options_from_args(args)
     engine = Engine(args.engine) if getattr(args, "engine", None) else state.game.spec.engine
     certificate_path = getattr(args, "certificate", None)
@@ -222,8 +224,6 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
 
         check_certifiable(state, source)
     quiet = args.quiet or args.json
-    from gameproof.search.jobs import Backend
-
     workers, journal = getattr(args, "workers", 1), getattr(args, "journal", None)
     backend = backend_from_args(args) if "backend" in args else Backend.LOCAL
     if workers != 1 or journal is not None or backend is Backend.RAY:

@@ -127,10 +127,22 @@ def solve_on_workers(state: RulesState, options: Options, *, workers: int, with_
     loading = Identity.of(game).loading
     if backend is Backend.RAY:
         solution = _RayRun(state, loading, options, workers, with_moves, engine, address, progress).solve()
-        if then is not None:
-            solution.then = then(_table_search(game, options, TranspositionTable(options.tt_mb, game.max_positions)),
-                                 solution)
-        return solution
+        table = None
+    else:
+        solution, table = _solve_here(state, loading, options, workers, with_moves, engine, journal, checkpoint_seconds,
+                                      progress)
+    if then is not None:
+        certifying = (table if table is not None and engine is Engine.DFPN
+                      else TranspositionTable(options.tt_mb, game.max_positions))
+        solution.then = then(_table_search(game, options, certifying), solution)
+    return solution
+
+
+def _solve_here(state: RulesState, loading: str, options: Options, workers: int, with_moves: bool, engine: Engine,
+                journal: Path | str | None, checkpoint_seconds: float,
+                progress: Callable[[Progress], None] | None) -> tuple[ParallelSolution, TranspositionTable]:
+    """:func:`solve_on_workers` on threads of this process: the solution and the table they shared."""
+    game = state.game
     book = None if journal is None else SolveJournal(journal, journal_identity(state, loading, with_moves, options))
     if book is not None:
         _check_confirmable(state, loading)
@@ -148,11 +160,7 @@ def solve_on_workers(state: RulesState, options: Options, *, workers: int, with_
         else:
             solution.confirmed = confirmed
     solution.journal = None if journal is None else str(journal)
-    if then is not None:
-        certifying = table if engine is Engine.DFPN else TranspositionTable(options.tt_mb, game.max_positions)
-        solution.then = then(_table_search(game, options, certifying), solution)
-    return solution
-
+    return solution, table
 
 def _table_search(game: Game, options: Options, table: TranspositionTable, lane: int = 1, lanes: int = 1,
                   engine: Engine = Engine.DFPN) -> Search | AlphaBeta:
