@@ -1,15 +1,17 @@
-"""Ray against local workers: one book built by two local worker processes, then on a Ray cluster of two
-nodes of one CPU each started here (`ray start --head`, `ray start --address`, token authentication) and
-joined by `--address`; alternately, a few times. Prints each run's wall time (the command's, start-up
-included) and the ratio of the medians; the cluster is stopped at the end.
+"""Ray against local workers: one book built by two local worker processes, or one position solved by
+`solve --workers 2` (two threads), then the same on a Ray cluster of two nodes of one CPU each started here
+(`ray start --head`, `ray start --address`, token authentication) and joined by `--address`; alternately,
+a few times. Prints the load average, each run's wall time (the command's, start-up included) and the ratio
+of the medians; the cluster is stopped at the end.
 
-Run: .venv/bin/python bench/bench_ray.py [--runs N] [--rows R --cols C --k K]
+Run: .venv/bin/python bench/bench_ray.py [--runs N] [--rows R --cols C --k K] [--solve GAME@MOVES] [--tt-mb MB]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -21,11 +23,11 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "search"))
 from ray_cluster import two_nodes  # noqa: E402
 
 
-def build(arguments: list[str], env: dict[str, str] | None = None) -> tuple[float, dict]:
-    """Seconds of one `gameproof mnk book build` (a fresh interpreter) and its JSON summary."""
+def timed(arguments: list[str], env: dict[str, str] | None = None) -> tuple[float, dict]:
+    """Seconds of one `gameproof ARGUMENTS --json --quiet` (a fresh interpreter) and its JSON output."""
     began = time.perf_counter()
-    ran = subprocess.run([sys.executable, "-m", "gameproof", "mnk", "book", "build", *arguments, "--json", "--quiet"],
-                         env=env, capture_output=True, text=True, check=True)
+    ran = subprocess.run([sys.executable, "-m", "gameproof", *arguments, "--json", "--quiet"], env=env,
+                         capture_output=True, text=True, check=True)
     return time.perf_counter() - began, json.loads(ran.stdout)
 
 
@@ -35,21 +37,41 @@ def main() -> None:
     parser.add_argument("--rows", default="4")
     parser.add_argument("--cols", default="5")
     parser.add_argument("--k", default="3")
+    parser.add_argument("--solve", metavar="GAME@MOVES", help="solve this position instead of building a book")
+    parser.add_argument("--tt-mb", default="128", help="the table (default 128 MiB)")
     args = parser.parse_args()
-    book = ["--rows", args.rows, "--cols", args.cols, "--k", args.k, "--misere", "--depth", "3"]
+    if args.solve:
+        game, _, moves = args.solve.partition("@")
+        command = ["solve", game, "--moves", moves, "--workers", "2", "--tt-mb", args.tt_mb]
+    else:
+        command = ["mnk", "book", "build", "--rows", args.rows, "--cols", args.cols, "--k", args.k, "--misere",
+                   "--depth", "3", "--tt-mb", args.tt_mb]
     times: dict[str, list[float]] = {"local": [], "ray": []}
-    print(f"gameproof mnk book build {' '.join(book)} --db X.db, then --workers 2 (local) or "
-          "--backend ray --address (two nodes of one CPU)")
+    answers: dict[str, set[str]] = {"local": set(), "ray": set()}
+    print(f"load average {' '.join(f'{load:.2f}' for load in os.getloadavg())} on {os.cpu_count()} CPUs")
+    local = "two threads" if args.solve else "--workers 2"
+    print(f"gameproof {' '.join(command)}{' --db X.db' * (not args.solve)}, then {local} (local) or --backend ray "
+          "--address (two nodes of one CPU)")
     with two_nodes() as cluster, tempfile.TemporaryDirectory(prefix="bench_ray") as books:
-        ways = {"local": (["--workers", "2"], None), "ray": (["--backend", "ray", "--address", cluster.address], cluster.env)}
+        ways = {"local": ([] if args.solve else ["--workers", "2"], None),
+                "ray": (["--backend", "ray", "--address", cluster.address], cluster.env)}
         for run in range(args.runs):
             for way, (extra, env) in ways.items():
-                seconds, summary = build([*book, "--db", str(Path(books) / f"{way}-{run}.db"), *extra], env)
+                book = [] if args.solve else ["--db", str(Path(books) / f"{way}-{run}.db")]
+                seconds, summary = timed([*command, *book, *extra], env)
                 times[way].append(seconds)
-                print(f"run {run + 1} {way}: {seconds:.1f} s (wall_seconds {summary['wall_seconds']}, "
-                      f"nodes {summary['nodes']:,}, solved {summary['solved']})", flush=True)
+                if args.solve:
+                    answers[way].add(json.dumps([summary["value"], summary["moves"]]))
+                    said = f"seconds {summary['seconds']:.1f}, nodes {summary['nodes']:,}, value {summary['value']}"
+                else:
+                    said = (f"wall_seconds {summary['wall_seconds']}, nodes {summary['nodes']:,}, "
+                            f"solved {summary['solved']}")
+                print(f"run {run + 1} {way}: {seconds:.1f} s ({said})", flush=True)
+    if args.solve and len(answers["local"] | answers["ray"]) != 1:
+        raise SystemExit(f"the values differ: {answers}")
     local, ray = (statistics.median(found) for found in times.values())
-    print(f"median: local {local:.1f} s, ray {ray:.1f} s, ray/local {ray / local:.2f}")
+    print(f"median: local {local:.1f} s, ray {ray:.1f} s, ray/local {ray / local:.2f}; "
+          f"load average now {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 a certificate the independent checker accepts; the lanes keep searchers of one question apart."""
 
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -99,6 +100,8 @@ def test_the_cli_solves_on_workers_writes_a_certificate_and_reports_progress_in_
     (["--journal", "{tmp}/j", "--engine", "alphabeta"], "--journal keeps a df-pn search"),
     (["--journal", "{tmp}/missing/j"], "does not exist"),
     (["--journal", "{tmp}"], "is not a file"),
+    (["--journal", "{tmp}/j", "--backend", "ray"], "--journal saves the table of a solve on this machine"),
+    (["--workers", "2", "--address", "127.0.0.1:1"], "--address joins a Ray cluster: give --backend ray too"),
 ])
 def test_bad_worker_and_journal_arguments_are_one_line(tmp_path, capsys, arguments, message):
     arguments = [argument.format(tmp=tmp_path) for argument in arguments]
@@ -106,3 +109,10 @@ def test_bad_worker_and_journal_arguments_are_one_line(tmp_path, capsys, argumen
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
     assert sorted(path.name for path in tmp_path.iterdir()) == []
+
+
+def test_the_ray_backend_without_ray_is_refused_in_one_line(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails
+    assert main(["solve", "mnk:3,3,3", "--backend", "ray", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "the Ray backend needs Ray: pip install" in err and len(err.strip().splitlines()) == 1

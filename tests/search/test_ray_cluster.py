@@ -1,5 +1,6 @@
 """Jobs on a real Ray cluster of two nodes (`ray start --head`, `ray start --address`, token authentication),
-joined by `--address`: the same answers as local workers, long-lived workers, one table a machine."""
+joined by `--address`: the same answers as local workers (a book, cubes, a solve's questions), long-lived
+workers, one table a machine."""
 
 import json
 import subprocess
@@ -56,6 +57,22 @@ def test_cube_and_conquer_on_the_cluster_gives_the_local_answer(cluster, tmp_pat
     local = json.loads(_gameproof([*CUBES, "--journal", str(tmp_path / "local.db")], status=unsat))
     assert on_ray["status"] == local["status"] == "unsat"
     assert (on_ray["cubes"], on_ray["splits"]) == (local["cubes"], local["splits"])
+
+
+@pytest.mark.parametrize("game, engine", [("mnk-misere:4,4,3", "dfpn"), ("connect4:5,4", "alphabeta")])
+def test_a_solve_on_the_cluster_gives_the_local_values(cluster, tmp_path, game, engine):
+    from gameproof.certify.check import check_certificate
+
+    solve = ["solve", game, "--workers", "2", "--tt-mb", "16", "--json", "--quiet"]
+    certificate = ["--certificate", str(tmp_path / "ray.cert")] if engine == "dfpn" else []
+    on_ray = json.loads(_gameproof([*solve, *_ray(cluster), *certificate], cluster.env))
+    local = json.loads(_gameproof(solve))
+    assert (on_ray["backend"], local["backend"], on_ray["engine"]) == ("ray", "local", engine)
+    assert (on_ray["value"], on_ray["moves"]) == (local["value"], local["moves"])
+    assert on_ray["nodes"] == on_ray["progress"]["nodes"] > 0 and on_ray["tt_entries"] is None
+    if certificate:
+        checked = check_certificate(certificate[1])
+        assert checked.accepted and checked.value.value == local["value"]
 
 
 # A driver in its own process (Ray keeps one connection, and one token, per process).

@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import time
 from multiprocessing import shared_memory
 
 import numpy as np
@@ -87,3 +88,16 @@ def test_tables_whose_maker_is_gone_are_removed_when_the_next_is_made():
         assert os.path.exists(f"/dev/shm/{kept.name}")  # its maker (this process) lives
     finally:
         kept.release()
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/shm"), reason="needs /dev/shm")
+def test_a_shared_table_outlives_a_process_that_attached_it_and_died():
+    made = SharedTable(1)
+    try:
+        attach_and_die = ("import os, sys\nfrom gameproof.search.tt import SharedTable\n"
+                          "SharedTable.attach(sys.argv[1])\nos._exit(9)\n")
+        subprocess.run([sys.executable, "-c", attach_and_die, made.name], check=False)
+        time.sleep(0.5)  # a resource tracker would unlink it as soon as it sees its process gone
+        assert os.path.exists(f"/dev/shm/{made.name}")
+    finally:
+        made.release()

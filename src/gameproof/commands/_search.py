@@ -14,6 +14,7 @@ from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
     from gameproof.search.dfpn import Options
+    from gameproof.search.jobs import Backend
 
 
 #: Bounds on the search switches: the search keeps them in 64-bit integers (ε in thousandths), and a fresh
@@ -29,6 +30,22 @@ def search_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--brute-force", type=int, default=5, metavar="N", help="plain minimax at ≤ N empty squares (0 turns it off; default 5)")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
+
+
+def backend_arguments(parser: argparse.ArgumentParser, local: str) -> None:
+    """`--backend local|ray` and `--address` (`local`: what the local backend runs on)."""
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help=f"local: {local}; ray: a Ray cluster (pip install 'gameproof[ray]')")
+    parser.add_argument("--address", help="the Ray cluster to join (default: start one on this machine)")
+
+
+def backend_from_args(args: argparse.Namespace) -> Backend:
+    """The backend `args` ask for; BadInput for an --address without --backend ray."""
+    from gameproof.search.jobs import Backend
+
+    if args.address and args.backend != "ray":
+        raise BadInput("--address joins a Ray cluster: give --backend ray too")
+    return Backend(args.backend)
 
 
 def options_from_args(args: argparse.Namespace) -> Options:

@@ -6,7 +6,8 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from gameproof.commands._output import exit_codes, output_file
-from gameproof.commands._search import options_from_args, print_values, search_arguments
+from gameproof.commands._search import (backend_arguments, backend_from_args, options_from_args, print_values,
+                                        search_arguments)
 from gameproof.commands.certificate import printable
 from gameproof.errors import BadInput
 
@@ -77,9 +78,7 @@ def build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--values-only", action="store_true",
                         help="solve each leaf's value only, not each of its moves' (faster; shallower entries "
                         "still get every move's value from their children)")
-    parser.add_argument("--backend", choices=("local", "ray"), default="local",
-                        help="local: processes on this machine; ray: a Ray cluster (pip install 'gameproof[ray]')")
-    parser.add_argument("--address", help="the Ray cluster to join (default: start one on this machine)")
+    backend_arguments(parser, "processes on this machine")
     search_arguments(parser)
 
 
@@ -94,13 +93,10 @@ def build_book(args: argparse.Namespace, game: Game, path: str) -> int:
     """Build (or resume) the book at `path` as `args` ask, and print what the build did."""
     from gameproof.commands._output import job_progress
     from gameproof.search.book_build import build
-    from gameproof.search.jobs import Backend
-
-    if args.address and args.backend != "ray":
-        raise BadInput("--address joins a Ray cluster: give --backend ray too")
+    backend = backend_from_args(args)
     with job_progress(args.quiet or args.json, "book") as progress:
         report = build(game, args.depth, path, workers=args.workers, options=options_from_args(args),
-                       values_only=args.values_only, backend=Backend(args.backend), address=args.address,
+                       values_only=args.values_only, backend=backend, address=args.address,
                        progress=progress)
     _print_summary(args, _build_summary(game, args.depth, path, report))
     return 0

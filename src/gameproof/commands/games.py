@@ -6,7 +6,8 @@ import argparse
 import time
 from typing import TYPE_CHECKING, Any
 
-from gameproof.commands._search import options_from_args, print_values, search_arguments, search_progress, status_line
+from gameproof.commands._search import (backend_arguments, backend_from_args, options_from_args, print_values,
+                                        search_arguments, search_progress, status_line)
 from gameproof.commands.certificate import certificate_argument
 from gameproof.errors import BadInput
 from gameproof.framework.declaration import Engine
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from gameproof.framework.game import Game
     from gameproof.framework.state import RulesState
     from gameproof.search.dfpn import Options
+    from gameproof.search.jobs import Backend
 
 #: Random games `gameproof games --check` plays by default, and at most.
 CHECK_GAMES, MAX_CHECK_GAMES = 200, 1_000_000
@@ -50,12 +52,14 @@ def register(commands: argparse._SubParsersAction) -> None:
     solve.add_argument("--engine", choices=[engine.value for engine in Engine],
                        help="dfpn (proof numbers) or alphabeta; default: the game's own choice")
     solve.add_argument("--workers", type=int, default=1, metavar="N",
-                       help="search on N threads sharing one table (default 1)")
+                       help="search on N threads sharing one table (default 1); with --backend ray, N Ray "
+                       "workers of one CPU each, a table per machine")
     solve.add_argument("--journal", metavar="FILE", help="save the search's table to FILE every --checkpoint seconds "
                        "and resume from it when it is there (df-pn); a resumed answer is confirmed by checked "
                        "certificates")
     solve.add_argument("--checkpoint", type=float, default=CHECKPOINT_SECONDS, metavar="SECONDS",
                        help=f"seconds between two saves of the journal (default {CHECKPOINT_SECONDS:g})")
+    backend_arguments(solve, "threads of this process")
     certificate_argument(solve)
     search_arguments(solve)
     solve.set_defaults(handler=run_solve)
@@ -210,6 +214,8 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     """Solve a position with the search options in `args` and print its value and its moves' values (and
     write a certificate of the value where `args.certificate` names a file; `source` is the game as it was
     named, ``FILE.py:PARAMS`` for a game from a file, by default its registered name)."""
+    from gameproof.search.jobs import Backend
+
     options = options_from_args(args)
     engine = Engine(args.engine) if getattr(args, "engine", None) else state.game.spec.engine
     certificate_path = getattr(args, "certificate", None)
@@ -219,8 +225,9 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
         check_certifiable(state, source)
     quiet = args.quiet or args.json
     workers, journal = getattr(args, "workers", 1), getattr(args, "journal", None)
-    if workers != 1 or journal is not None:
-        solution, written = _solve_on_workers(state, args, options, engine, source, certificate_path, quiet)
+    backend = backend_from_args(args) if "backend" in args else Backend.LOCAL
+    if workers != 1 or journal is not None or backend is Backend.RAY:
+        solution, written = _solve_on_workers(state, args, options, engine, backend, source, certificate_path, quiet)
     else:
         from gameproof.search.solve import kept_search, solve
 
@@ -234,20 +241,22 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     moves = {state.move_name(m): v for m, v in solution.moves.items()}
     names = state.game.spec.player_names
     parallel = _parallel_summary(solution)
+    on_ray = parallel.get("backend") == "ray"  # the tables are the Ray workers': no count of their entries
     if args.json:
         from gameproof.commands._output import print_json
 
         print_json({"game": state.game.name, "played": state.record, "to_move": names[state.to_move],
                     "engine": engine.value, "value": solution.value, "moves": moves, "nodes": solution.nodes,
-                    "seconds": round(solution.seconds, 6), "tt_entries": solution.tt_entries, "certificate": written}
-                   | parallel)
+                    "seconds": round(solution.seconds, 6), "tt_entries": None if on_ray else solution.tt_entries,
+                    "certificate": written} | parallel)
         return 0
     from gameproof.commands._output import console
 
     out = console()
     print_values(out, f"{state.game.name}  after: {state.record or '(start)'}  to move: {names[state.to_move]}",
                  state, solution.value, moves)
-    out.print(f"{engine.value}: {solution.nodes:,} nodes in {solution.seconds:.3f} s, {solution.tt_entries:,} TT entries"
+    entries = "on Ray" if on_ray else f"{solution.tt_entries:,} TT entries"
+    out.print(f"{engine.value}: {solution.nodes:,} nodes in {solution.seconds:.3f} s, {entries}"
               + (f", {parallel['workers']} worker{'s' * (parallel['workers'] != 1)}" if parallel else ""))
     if parallel.get("journal"):
         journal_line = parallel["journal"]
@@ -268,16 +277,18 @@ def _parallel_summary(solution: Any) -> dict[str, Any]:
 
     if not isinstance(solution, ParallelSolution):
         return {}
-    summary: dict[str, Any] = {"workers": solution.workers, "progress": solution.last.to_json()}
+    summary: dict[str, Any] = {"workers": solution.workers, "backend": solution.backend.value,
+                               "progress": solution.last.to_json()}
     if solution.journal is not None:
         summary["journal"] = {"path": solution.journal, "saves": solution.saves, "resumed_nodes": solution.resumed_nodes,
                               "confirmed": solution.confirmed}
     return summary
 
 
-def _solve_on_workers(state: RulesState, args: argparse.Namespace, options: Options, engine: Engine,
+def _solve_on_workers(state: RulesState, args: argparse.Namespace, options: Options, engine: Engine, backend: Backend,
                       source: str | None, certificate_path: str | None, quiet: bool) -> tuple[Any, Any]:
-    """`solve --workers N` / `--journal FILE`: the game's engine on worker threads over one shared table."""
+    """`solve --workers N` / `--journal FILE` / `--backend ray`: the game's engine on worker threads over one
+    shared table, or on Ray workers."""
     from gameproof.search.parallel import solve_on_workers
 
     if state.is_over():
@@ -291,13 +302,15 @@ def _solve_on_workers(state: RulesState, args: argparse.Namespace, options: Opti
         def progress(now) -> None:
             if show is not None:
                 root = "" if now.root is None else f"  root pn {now.root[0]:,} dn {now.root[1]:,}"
+                table = "  (answered questions; on Ray)" if now.capacity is None else (
+                    f"  proven {now.proven:,} disproven {now.disproven:,} open {now.open:,} "
+                    f"({100 * (now.proven + now.disproven + now.open) / now.capacity:.0f}% full)")
                 show(f"{engine.value} {now.nodes:,} nodes  {now.nodes_per_second:,.0f} nodes/s  {now.workers} worker"
-                     f"{'s' * (now.workers > 1)}  proven {now.proven:,} disproven {now.disproven:,} open {now.open:,} "
-                     f"({100 * (now.proven + now.disproven + now.open) / now.capacity:.0f}% full){root}")
+                     f"{'s' * (now.workers > 1)}{table}{root}")
 
         solution = solve_on_workers(state, options, workers=args.workers, with_moves=not args.value_only,
                                     engine=engine, journal=args.journal, checkpoint_seconds=args.checkpoint, progress=progress,
-                                    then=then)
+                                    then=then, backend=backend, address=args.address)
     return solution, solution.then
 def _write_certificate(state: RulesState, source: str | None, search, path: str, value: str,
                        quiet: bool) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from gameproof.commands._output import (
     STDOUT, console, exit_codes, formula_size, job_progress, output_file, output_file_or_stdout, print_json,
     print_proof, progress_bar, PROOF_REJECTED, progress_console, proof_exit_code, time_limit, write_output,
 )
+from gameproof.commands._search import backend_arguments, backend_from_args
 from gameproof.errors import BadInput
 
 
@@ -134,9 +135,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     cubes.add_argument("--workers", type=int,
                        help="worker processes (default 2); with Ray, workers of one CPU each (default one per CPU "
                        "of the cluster)")
-    cubes.add_argument("--backend", choices=("local", "ray"), default="local",
-                       help="local: processes on this machine; ray: a Ray cluster (pip install 'gameproof[ray]')")
-    cubes.add_argument("--address", help="the Ray cluster to join (default: start one on this machine)")
+    backend_arguments(cubes, "processes on this machine")
     cubes.add_argument("--proof", metavar="DIR", help="write and check every cube's DRAT proof and the coverage proof in DIR")
     cubes.add_argument("--json", action="store_true", help="print one JSON object")
     cubes.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -416,15 +415,13 @@ def run_equivalence(args: argparse.Namespace) -> int:
 def run_cubes(args: argparse.Namespace) -> int:
     from gameproof.games.othello.cubes import CUBE_CONFLICTS, CUBE_PLIES, solve_by_cubes
     from gameproof.games.othello.reach import default_plies
-    from gameproof.search.jobs import Backend
 
     if not 1 <= args.legal_moves <= 60:
         raise BadInput(f"the number of legal moves must be between 1 and 60, got {args.legal_moves}")
     plies = default_plies(args.legal_moves) if args.plies is None else args.plies
     if not 1 <= plies <= 60:
         raise BadInput(f"--plies must be between 1 and 60, got {plies}")
-    if args.address and args.backend != "ray":
-        raise BadInput("--address joins a Ray cluster: give --backend ray too")
+    backend = backend_from_args(args)
     if args.exact and args.plies is None:
         raise BadInput("exactly P moves (--exact) needs --plies")
     workers = 2 if args.workers is None and args.backend == "local" else args.workers
@@ -432,7 +429,7 @@ def run_cubes(args: argparse.Namespace) -> int:
         result = solve_by_cubes(args.legal_moves, plies, args.journal,
                                 cube_plies=CUBE_PLIES if args.cube_plies is None else args.cube_plies,
                                 conflicts=CUBE_CONFLICTS if args.cube_conflicts is None else args.cube_conflicts,
-                                workers=workers, backend=Backend(args.backend),
+                                workers=workers, backend=backend,
                                 address=args.address, proof_dir=args.proof, progress=progress, exact=args.exact)
     if args.json:
         print_json(result.to_json())

@@ -346,18 +346,14 @@ class _TableKeeper:
         return self.table.name
 
     def release(self) -> None:
-        """Free the table, unless it is gone already: the resource tracker of a worker that attached it and
-        died unlinks it."""
-        try:
-            self.table.release()
-        except FileNotFoundError:
-            pass
+        """Free the table."""
+        self.table.release()
 
 
 @dataclass
 class _Slot:
     """One Ray worker: its actor, its machine (:func:`_machine`) and that machine's table once it has started,
-    the jobs sent to it (in the order it runs them)."""
+    the jobs sent to it and not finished (in the order they were sent)."""
 
     actor: Any
     machine: str | None = None
@@ -366,52 +362,60 @@ class _Slot:
 
 
 class _RayWorkers:
-    """Long-lived Ray workers, each sent a job more than it runs. A worker that dies is replaced and its jobs
-    are queued again (the one it was running charged with the death); a replacement on the same machine gets
-    a fresh shared table, since the dead worker may have taken the old one with it."""
+    """Long-lived Ray workers, each sent ``ahead`` jobs more than it runs. A worker that dies is replaced and its jobs
+    are queued again (the one it was running charged with the death); the table of its machine stays."""
 
-    def __init__(self, ray: Any, task: Task, retries: int, table_mb: float | None) -> None:
-        self.ray, self.task, self.retries, self.table_mb = ray, task, retries, table_mb
+    def __init__(self, ray: Any, task: Task, retries: int, table_mb: float | None, ahead: int) -> None:
+        self.ray, self.task, self.retries, self.table_mb, self.ahead = ray, task, retries, table_mb, ahead
         self.worker = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
         self.keeper = ray.remote(num_cpus=0, max_restarts=0)(_TableKeeper)
         self.slots: dict[int, _Slot] = {}
         self.calls: dict[Any, tuple[int, Job | None]] = {}  # a call's reference: its worker, its job (None: start)
         self.tables: dict[str, tuple[Any, str]] = {}  # machine: the keeper of its table now, the table's name
-        self.spoiled: list[Any] = []  # keepers of tables that a dead worker may have taken
         self.queue: deque[Job] = deque()
         self.deaths: dict[str, int] = {}
         self.failed_starts = 0
         self.numbers = itertools.count()
 
-    def run(self, pending: list[Job], keep: Callable[[str, tuple[Any, float]], None], workers: int) -> None:
-        """Run the jobs on ``workers`` workers, each result kept as it arrives; the workers stop at the end."""
+    def add(self, jobs: Iterable[Job]) -> None:
+        """Queue ``jobs``, and send them to the started workers that have room."""
+        self.queue.extend(jobs)
+        for number in list(self.slots):
+            self.feed(number)
+
+    def busy(self) -> bool:
+        """Whether some job is queued or sent and not finished."""
+        return bool(self.queue) or any(slot.jobs for slot in self.slots.values())
+
+    def next(self, timeout: float | None = None) -> tuple[Job, tuple[Any, float]] | None:
+        """The next job to finish and its outcome (:func:`_timed`), or None after ``timeout`` seconds without one;
+        meanwhile workers that start are placed and fed, and dead ones replaced (see :meth:`replace`)."""
         errors = self.ray.exceptions
-        self.queue.extend(pending)
-        try:
-            for _ in range(workers):
-                self.start()
-            while self.queue or any(slot.jobs for slot in self.slots.values()):
-                [done], _ = self.ray.wait(list(self.calls), num_returns=1)
-                number, job = self.calls.pop(done)
-                try:
-                    answer = self.ray.get(done)
-                except errors.RayTaskError as error:  # the task raised: its JobFailed names the job
-                    raise JobFailed(str(error.cause or error)) from None
-                except errors.RayError as error:  # the worker, or its node, died
-                    self.replace(number, error)
-                    for other in self.slots:  # an idle worker takes the dead one's jobs
-                        self.feed(other)
-                    continue
-                slot = self.slots[number]
-                if job is None:
-                    node, slot.machine = answer
-                    slot.table = self.table_on(slot.machine, node)
-                else:
-                    slot.jobs.popleft()
-                    keep(job.key, answer)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _ = self.ray.wait(list(self.calls), num_returns=1, timeout=left)
+            if not ready:
+                return None
+            number, job = self.calls.pop(ready[0])
+            try:
+                answer = self.ray.get(ready[0])
+            except errors.RayTaskError as error:  # the task raised: its JobFailed names the job
+                raise JobFailed(str(error.cause or error)) from None
+            except errors.RayError as error:  # the worker, or its node, died
+                self.replace(number, error)
+                for other in list(self.slots):  # an idle worker takes the dead one's jobs
+                    self.feed(other)
+                continue
+            slot = self.slots[number]
+            if job is None:
+                node, slot.machine = answer
+                slot.table = self.table_on(slot.machine, node)
                 self.feed(number)
-        finally:
-            self.stop()
+                continue
+            slot.jobs.remove(job)  # not always the first sent: Ray may run an actor's calls out of order
+            self.feed(number)
+            return job, answer
 
     def start(self) -> None:
         """Start one more worker; it is sent jobs once it says where it runs."""
@@ -421,9 +425,10 @@ class _RayWorkers:
         self.calls[actor.place.remote()] = (number, None)
 
     def feed(self, number: int) -> None:
-        """Send worker ``number``, once it has started, jobs from the queue until it holds one more than it runs."""
+        """Send worker ``number``, once it has started, jobs from the queue until it holds ``ahead`` more than it
+        runs."""
         slot = self.slots[number]
-        while slot.machine is not None and self.queue and len(slot.jobs) <= _QUEUED_PER_WORKER:
+        while slot.machine is not None and self.queue and len(slot.jobs) <= self.ahead:
             job = self.queue.popleft()
             slot.jobs.append(job)
             self.calls[slot.actor.run.remote(self.task, _on_table(job, slot.table))] = (number, job)
@@ -444,8 +449,6 @@ class _RayWorkers:
             self.failed_starts += 1
             if self.failed_starts > self.retries:
                 raise JobFailed(f"a Ray worker failed to start {self.retries + 1} times: {error}")
-        if slot.machine in self.tables:
-            self.spoiled.append(self.tables.pop(slot.machine)[0])
         self.start()
 
     def table_on(self, machine: str, node: str) -> str | None:
@@ -466,7 +469,7 @@ class _RayWorkers:
 
     def stop(self) -> None:
         """Release the shared tables, then end the workers and the tables' keepers."""
-        keepers = [actor for actor, _ in self.tables.values()] + self.spoiled
+        keepers = [actor for actor, _ in self.tables.values()]
         if keepers:
             self.ray.wait([actor.release.remote() for actor in keepers], num_returns=len(keepers),
                           timeout=_RELEASE_SECONDS)
@@ -476,9 +479,22 @@ class _RayWorkers:
 
 def _run_on_ray(task: Task, pending: list[Job], keep: Callable[[str, tuple[Any, float]], None], workers: int | None,
                 address: str | None, retries: int, table_mb: float | None) -> None:
-    """Long-lived Ray workers (:class:`_RayWorkers`), on the cluster at ``address`` or on one started here with
-    ``workers`` CPUs; results gathered by this driver as they arrive. What Ray prints meanwhile (a worker that
-    died, on stdout) goes to stderr, so that stdout keeps the command's own output."""
+    """The jobs on long-lived Ray workers (:func:`ray_workers`), each result kept as it arrives."""
+    with ray_workers(task, workers, address, retries, table_mb) as pool:
+        pool.add(pending)
+        while pool.busy():
+            finished = pool.next()
+            assert finished is not None  # no timeout
+            keep(finished[0].key, finished[1])
+
+
+@contextmanager
+def ray_workers(task: Task, workers: int | None, address: str | None, retries: int = 2,
+                table_mb: float | None = None, ahead: int = _QUEUED_PER_WORKER) -> Iterator[_RayWorkers]:
+    """Long-lived Ray workers that run ``task`` (:class:`_RayWorkers`; ``ahead``: jobs each is sent beyond the one
+    it runs), on the cluster at ``address`` or on one started here with ``workers`` CPUs; ``workers`` of them
+    (by default one per CPU of the cluster), stopped when the block ends. BadInput without Ray. What Ray prints
+    meanwhile (a worker that died, on stdout) goes to stderr, so that stdout keeps the command's own output."""
     try:
         import ray
     except ImportError:
@@ -488,8 +504,13 @@ def _run_on_ray(task: Task, pending: list[Job], keep: Callable[[str, tuple[Any, 
         if started_here:
             _join_ray(ray, workers, address)
         try:
-            count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-            _RayWorkers(ray, task, retries, table_mb).run(pending, keep, count)
+            pool = _RayWorkers(ray, task, retries, table_mb, ahead)
+            try:
+                for _ in range(workers or max(1, int(ray.cluster_resources().get("CPU", 1)))):
+                    pool.start()
+                yield pool
+            finally:
+                pool.stop()
         finally:
             if started_here:
                 ray.shutdown()

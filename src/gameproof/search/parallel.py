@@ -10,6 +10,11 @@ once one answers the others stop. What one worker proves, all find in the table.
 thread) hands out questions, draws progress from the table and the lanes, and saves the table to the
 journal now and then.
 
+On Ray (``backend=Backend.RAY``) the same questions go to long-lived Ray workers, one process each, that
+keep a search over their machine's shared table: a question is sent to a worker as soon as it is asked and
+the worker is free; a worker never joins a question another searches (lanes do not cross processes), and a
+dead worker's question is sent again.
+
 A solve resumed from a journal confirms its answer, and every move's value, by certificates that the
 independent checker (:mod:`gameproof.certify.check`) accepts; when they are not accepted the journal's
 table is dropped and the position solved again on an empty one.
@@ -23,6 +28,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -31,13 +37,16 @@ import numpy as np
 from gameproof.answers import Value
 from gameproof.errors import BadInput
 from gameproof.framework.declaration import Engine
+from gameproof.framework.game import Game
 from gameproof.framework.state import RulesState
 from gameproof.search.alphabeta import AlphaBeta
 from gameproof.search.dfpn import Options, Search
 from gameproof.interrupts import RulesBroken
 from gameproof.search.exact import Solution, final_value
+from gameproof.search.jobs import Backend, Job, ray_workers
 from gameproof.search.solve_journal import CHECKPOINT_SECONDS, SolveJournal
-from gameproof.search.tt import LANE_NODES, LANE_QUESTION, MOST_LANES, TranspositionTable, census, lookup
+from gameproof.search.tt import (LANE_NODES, LANE_QUESTION, MOST_LANES, SharedTable, TranspositionTable, census,
+                                 lookup)
 
 #: Seconds between two progress reports, and the part of the table a report's census reads.
 _REPORT_SECONDS, _CENSUS_PART = 1.0, 16
@@ -46,15 +55,17 @@ _REPORT_SECONDS, _CENSUS_PART = 1.0, 16
 @dataclass(frozen=True)
 class Progress:
     """How a solve stands: nodes so far (all workers, the journal's included), the table's entries by kind,
-    and the attacker's proof and disproof numbers of the question being asked (None before the first)."""
+    and the attacker's proof and disproof numbers of the question being asked (None before the first). On Ray
+    the nodes are those of the questions answered so far, and the table's numbers and the root's are None
+    (the tables are the workers')."""
 
     nodes: int
     seconds: float
     nodes_per_second: float
-    proven: int
-    disproven: int
-    open: int
-    capacity: int
+    proven: int | None
+    disproven: int | None
+    open: int | None
+    capacity: int | None
     root: tuple[int, int] | None
     workers: int
 
@@ -70,6 +81,7 @@ class ParallelSolution(Solution):
     """A solution found by workers, with how the journal took part and the last progress."""
 
     workers: int = 1
+    backend: Backend = Backend.LOCAL
     journal: str | None = None
     resumed_nodes: int = 0  # nodes the journal's table held the work of when the solve started
     confirmed: str | None = None  # how a resumed answer was confirmed
@@ -91,13 +103,15 @@ def journal_identity(state: RulesState, loading: str, with_moves: bool, options:
 def solve_on_workers(state: RulesState, options: Options, *, workers: int, with_moves: bool = True,
                      engine: Engine = Engine.DFPN, journal: Path | str | None = None, checkpoint_seconds: float = CHECKPOINT_SECONDS,
                      progress: Callable[[Progress], None] | None = None,
-                     then: Callable[[Search, Solution], Any] | None = None) -> ParallelSolution:
-    """Solve the unfinished position `state` with `engine` on `workers` threads sharing one table (see the module).
+                     then: Callable[[Search, Solution], Any] | None = None, backend: Backend = Backend.LOCAL,
+                     address: str | None = None) -> ParallelSolution:
+    """Solve the unfinished position `state` with `engine` on `workers` threads sharing one table, or on
+    `workers` Ray workers (of the cluster at `address`, else of one started here; see the module).
 
     With `journal` (df-pn), the table is saved there every `checkpoint_seconds` and a journal of the same
     question is resumed; its answer is then confirmed by checked certificates. ``then`` is called with a
     df-pn search (over the solved table, for df-pn) and the solution, to build a certificate, say; what it
-    returns is the solution's ``then``."""
+    returns is the solution's ``then``; on Ray its search is a fresh one."""
     from gameproof.search.book_game import Identity
 
     if not 1 <= workers <= MOST_LANES:
@@ -107,8 +121,28 @@ def solve_on_workers(state: RulesState, options: Options, *, workers: int, with_
     if journal is not None and engine is not Engine.DFPN:
         raise BadInput(f"--journal keeps a df-pn search; {state.game.name} is solved by {engine.value} here "
                        "(give --engine dfpn)")
+    if journal is not None and backend is Backend.RAY:
+        raise BadInput("--journal saves the table of a solve on this machine; it cannot be used with --backend ray")
     game = state.game
     loading = Identity.of(game).loading
+    if backend is Backend.RAY:
+        solution = _RayRun(state, loading, options, workers, with_moves, engine, address, progress).solve()
+        table = None
+    else:
+        solution, table = _solve_here(state, loading, options, workers, with_moves, engine, journal, checkpoint_seconds,
+                                      progress)
+    if then is not None:
+        certifying = (table if table is not None and engine is Engine.DFPN
+                      else TranspositionTable(options.tt_mb, game.max_positions))
+        solution.then = then(_table_search(game, options, certifying), solution)
+    return solution
+
+
+def _solve_here(state: RulesState, loading: str, options: Options, workers: int, with_moves: bool, engine: Engine,
+                journal: Path | str | None, checkpoint_seconds: float,
+                progress: Callable[[Progress], None] | None) -> tuple[ParallelSolution, TranspositionTable]:
+    """:func:`solve_on_workers` on threads of this process: the solution and the table they shared."""
+    game = state.game
     book = None if journal is None else SolveJournal(journal, journal_identity(state, loading, with_moves, options))
     if book is not None:
         _check_confirmable(state, loading)
@@ -126,16 +160,11 @@ def solve_on_workers(state: RulesState, options: Options, *, workers: int, with_
         else:
             solution.confirmed = confirmed
     solution.journal = None if journal is None else str(journal)
-    if then is not None:
-        certifying = table if engine is Engine.DFPN else TranspositionTable(options.tt_mb, game.max_positions)
-        solution.then = then(_table_search(state, options, certifying), solution)
-    return solution
+    return solution, table
 
-
-def _table_search(state: RulesState, options: Options, table: TranspositionTable, lane: int = 1, lanes: int = 1,
+def _table_search(game: Game, options: Options, table: TranspositionTable, lane: int = 1, lanes: int = 1,
                   engine: Engine = Engine.DFPN) -> Search | AlphaBeta:
-    """A search by `engine` of `state`'s game over `table`, as lane `lane` of `lanes`."""
-    game = state.game
+    """A search by `engine` of `game` over `table`, as lane `lane` of `lanes`."""
     options = replace(options, lanes=lanes, lane=lane)
     if engine is Engine.ALPHABETA:
         return AlphaBeta(game.kernels, game.tables, game.max_plies, game.max_moves, options, table=table)
@@ -246,7 +275,7 @@ class _Run:
                  progress: Callable[[Progress], None] | None, saved: dict[str, Any] | None) -> None:
         self.state, self.table, self.workers, self.with_moves, self.engine = state, table, workers, with_moves, engine
         self.journal, self.every, self.progress = journal, every, progress
-        self.searches = {lane: _table_search(state, options, table, lane, workers, engine)
+        self.searches = {lane: _table_search(state.game, options, table, lane, workers, engine)
                          for lane in range(1, workers + 1)}
         self.earlier_nodes = int(saved["nodes"]) if saved else 0
         self.earlier_seconds = float(saved["seconds"]) if saved else 0.0
@@ -344,6 +373,69 @@ def _prove(search: Search | AlphaBeta, question: Question) -> tuple[bool | int, 
     return answer, search.nodes - before
 
 
+class _RayRun:
+    """A solve's questions on long-lived Ray workers (:func:`gameproof.search.jobs.ray_workers`): each sent to a
+    free worker as soon as it is asked, as the position's moves, the question and the attacker, and answered
+    by :func:`answer_question` there."""
+
+    def __init__(self, state: RulesState, loading: str, options: Options, workers: int, with_moves: bool,
+                 engine: Engine, address: str | None, progress: Callable[[Progress], None] | None) -> None:
+        self.state, self.loading, self.options, self.workers = state, loading, options, workers
+        self.with_moves, self.engine, self.address, self.progress = with_moves, engine, address, progress
+
+    def solve(self) -> ParallelSolution:
+        plan = _Plan(self.state, self.with_moves, self.engine)
+        began, nodes, sent = time.perf_counter(), 0, 0
+        with ray_workers(answer_question, self.workers, self.address, table_mb=self.options.tt_mb, ahead=0) as pool:
+            while plan.value is None:
+                pool.add(self._job(index, question) for index, question in enumerate(plan.asked[sent:], sent))
+                sent = len(plan.asked)
+                finished = pool.next(timeout=_REPORT_SECONDS)
+                if finished is not None:
+                    job, ((answer, searched), _) = finished
+                    nodes += searched
+                    plan.answered(plan.asked[int(job.key)], answer)
+                self.report(nodes, time.perf_counter() - began)
+        last = self.report(nodes, time.perf_counter() - began)
+        return ParallelSolution(plan.value, dict(sorted(plan.values.items())), nodes=nodes, seconds=last.seconds,
+                                workers=self.workers, backend=Backend.RAY, last=last)
+
+    def _job(self, index: int, question: Question) -> Job:
+        """Question number `index` of the plan, as a job for :func:`answer_question`."""
+        return Job(str(index), {"game": self.loading, "record": question.position.record, "ask": question.ask.value,
+                                "attacker": question.attacker, "options": self.options, "engine": self.engine.value})
+
+    def report(self, nodes: int, seconds: float) -> Progress:
+        """The progress now (given to the callback, if any)."""
+        now = Progress(nodes, seconds, nodes / max(seconds, 1e-9), None, None, None, None, None, self.workers)
+        if self.progress is not None:
+            self.progress(now)
+        return now
+
+
+def answer_question(game: str, record: str, ask: str, attacker: int, options: Options, engine: str,
+                    shared_table: str | None = None) -> tuple[bool | int, int]:
+    """A Ray worker's job: the answer to `ask` (an :class:`Ask`'s value) for `attacker` about the position after
+    `record` in the game that `game` loads, by `engine`, and the nodes it took; searched by the one search this
+    process keeps for these arguments, over the shared table called `shared_table` (else a table of its own)."""
+    from gameproof.framework.registry import load_game
+
+    rules = load_game(game)
+    return _prove(_kept_search(game, options, Engine(engine), shared_table),
+                  Question(RulesState(rules, record), Ask(ask), attacker))
+
+
+@cache
+def _kept_search(game: str, options: Options, engine: Engine, shared_table: str | None) -> Search | AlphaBeta:
+    """The search a Ray worker keeps for :func:`answer_question`'s arguments."""
+    from gameproof.framework.registry import load_game
+
+    rules = load_game(game)
+    table = (TranspositionTable(options.tt_mb, rules.max_positions) if shared_table is None
+             else SharedTable.attach(shared_table))
+    return _table_search(rules, options, table, engine=engine)
+
+
 def _check_confirmable(state: RulesState, loading: str) -> None:
     """BadInput unless a resumed answer can be confirmed by certificates (say so before solving)."""
     from gameproof.search.certificate import check_certifiable
@@ -362,7 +454,7 @@ def _confirmed(state: RulesState, loading: str, solution: Solution, table: Trans
     from gameproof.certify.check import check_certificate
     from gameproof.certify.records import write_certificate
     from gameproof.search.certificate import certify
-    search = _table_search(state, options, table)
+    search = _table_search(state.game, options, table)
     claims = [(state, solution.value)]
     seen: set[int] = set()
     for move, value in solution.moves.items():

@@ -21,12 +21,13 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from gameproof.atomic import atomic_output
 from gameproof.errors import BadInput
+
+if TYPE_CHECKING:  # `solve --help` reads CHECKPOINT_SECONDS here, and stays light
+    import numpy as np
 
 #: Seconds between two saves of a journal, by default.
 CHECKPOINT_SECONDS = 60.0
@@ -59,7 +60,7 @@ class SolveJournal:
             with open(self.path, "rb") as file:
                 header = self._header(file, words)
                 digest = hashlib.sha256()
-                view = memoryview(words.view(np.uint8))
+                view = memoryview(words.view("uint8"))
                 for start in range(0, len(view), _CHUNK):
                     piece = view[start:start + _CHUNK]
                     if file.readinto(piece) != len(piece):
@@ -103,7 +104,7 @@ class SolveJournal:
     def save(self, words: np.ndarray, nodes: int, seconds: float) -> None:
         """Write the table `words` and the effort so far (a table others write meanwhile is saved as it is read:
         an entry torn by a write reads as absent, as in the table itself)."""
-        snapshot = words.view(np.uint8)
+        snapshot = words.view("uint8")
         digest = hashlib.sha256()
         header = {"question": self.identity, "table_bytes": words.nbytes, "nodes": nodes, "seconds": round(seconds, 3),
                   "saved": time.strftime("%Y-%m-%dT%H:%M:%S%z")}

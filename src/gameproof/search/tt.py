@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-from multiprocessing import shared_memory
+from multiprocessing import resource_tracker, shared_memory
 from pathlib import Path
 
 import numba
@@ -132,8 +132,9 @@ def _remove_orphans() -> None:
 
 class SharedTable(TranspositionTable):
     """A table in shared memory (page-aligned), made by one process and attached by name
-    (:meth:`attach`) by others on the same machine, which then share what each proved. Writes are not
-    locked: a torn entry reads as absent (see the module's notes). The maker calls :meth:`release`; a
+    (:meth:`attach`) by others on the same machine, which then share what each proved; one that attached
+    it and dies leaves it there. Writes are not locked: a torn entry reads as absent (see the module's
+    notes). The maker calls :meth:`release`; a
     maker's tables left behind by a SIGKILL are removed when the next table is made."""
 
     def __init__(self, megabytes: float, max_entries: int | None = None, *, name: str | None = None) -> None:
@@ -149,6 +150,10 @@ class SharedTable(TranspositionTable):
                                                       size=size)
         else:
             self._memory = shared_memory.SharedMemory(name=name)
+            if not name.startswith(f"{_PREFIX}{os.getpid()}_"):  # made by another process, which frees it
+                # Python registers what it attaches with this process's resource tracker, which would unlink
+                # the table when this process dies, under the feet of the others.
+                resource_tracker.unregister(self._memory._name, "shared_memory")
         self.name = self._memory.name
         self.words = np.ndarray(self._memory.size // 8, dtype=np.uint64, buffer=self._memory.buf)
         self.words = self.words[: 1 << (self.words.size.bit_length() - 1)]  # a power of two words
