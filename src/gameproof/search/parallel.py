@@ -48,6 +48,9 @@ from gameproof.search.solve_journal import CHECKPOINT_SECONDS, SolveJournal
 from gameproof.search.tt import (LANE_NODES, LANE_QUESTION, MOST_LANES, SharedTable, TranspositionTable, census,
                                  lookup)
 
+#: df-pn nodes between two stores of the root's numbers (the progress shows them): a search goes back to the
+#: root this often, which costs little, since every node on its path stores its numbers on the way.
+_ROOT_EVERY = 1 << 18
 #: Seconds between two progress reports, and the part of the table a report's census reads.
 _REPORT_SECONDS, _CENSUS_PART = 1.0, 16
 
@@ -367,7 +370,8 @@ def _prove(search: Search | AlphaBeta, question: Question) -> tuple[bool | int, 
         if question.ask is Ask.VALUE:
             answer: bool | int = search.value(question.position.frames())
         else:
-            answer = search.prove(question.position.frames(), question.attacker, question.ask is Ask.DRAW)
+            answer = search.prove(question.position.frames(), question.attacker, question.ask is Ask.DRAW,
+                                  chunk=_ROOT_EVERY)
     except RulesBroken as broken:
         raise broken.of(question.position.game.name) from None
     return answer, search.nodes - before
