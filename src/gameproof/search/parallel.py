@@ -73,8 +73,9 @@ class Progress:
     workers: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"nodes": self.nodes, "seconds": round(self.seconds, 3), "nodes_per_second": round(self.nodes_per_second),
-                "proven": self.proven, "disproven": self.disproven, "open": self.open, "capacity": self.capacity,
+        return {"nodes": self.nodes, "seconds": round(self.seconds, 3),
+                "nodes_per_second": round(self.nodes_per_second), "proven": self.proven,
+                "disproven": self.disproven, "open": self.open, "capacity": self.capacity,
                 "root": None if self.root is None else {"proof": self.root[0], "disproof": self.root[1]},
                 "workers": self.workers}
 
@@ -104,8 +105,8 @@ def journal_identity(state: RulesState, loading: str, with_moves: bool, options:
 
 
 def solve_on_workers(state: RulesState, options: Options, *, workers: int, with_moves: bool = True,
-                     engine: Engine = Engine.DFPN, journal: Path | str | None = None, checkpoint_seconds: float = CHECKPOINT_SECONDS,
-                     progress: Callable[[Progress], None] | None = None,
+                     engine: Engine = Engine.DFPN, journal: Path | str | None = None,
+                     checkpoint_seconds: float = CHECKPOINT_SECONDS, progress: Callable[[Progress], None] | None = None,
                      then: Callable[[Search, Solution], Any] | None = None, backend: Backend = Backend.LOCAL,
                      address: str | None = None) -> ParallelSolution:
     """Solve the unfinished position `state` with `engine` on `workers` threads sharing one table, or on
@@ -458,6 +459,7 @@ def _confirmed(state: RulesState, loading: str, solution: Solution, table: Trans
     from gameproof.certify.check import check_certificate
     from gameproof.certify.records import write_certificate
     from gameproof.search.certificate import certify
+
     search = _table_search(state.game, options, table)
     claims = [(state, solution.value)]
     seen: set[int] = set()
