@@ -113,7 +113,10 @@ def stoppable(flags: np.ndarray, slot: int) -> Iterator[None]:
 
 def wait_for_signal() -> None:
     """A kernel stopped for a signal: let the main thread take it (its handler raises), within the grace
-    time; a KeyboardInterrupt after that, should the handler not raise (its signal was already taken)."""
+    time; a KeyboardInterrupt after that, should the handler not raise (its signal was already taken). In
+    another thread (a worker's), a KeyboardInterrupt at once: the main thread takes the signal itself."""
+    if threading.current_thread() is not threading.main_thread():
+        raise KeyboardInterrupt
     deadline = time.monotonic() + GRACE_SECONDS
     while time.monotonic() < deadline:
         time.sleep(0.01)

@@ -28,6 +28,8 @@ POSITIONS = [  # (game, moves, engine): both engines, placement and movement gam
     ("hex:3", "", Engine.DFPN),
     ("breakthrough:4,3", "", Engine.DFPN),
     ("clobber:2,4", "", Engine.ALPHABETA),
+    ("connect4:7,6", "a a a a a a b b b b b b c c c c c c g g g g g g", Engine.ALPHABETA),  # moves that end it
+    ("connect4:7,6", "a a a a a a b b b b b b c c c c c c g g g g g g", Engine.DFPN),
 ]
 
 

@@ -226,7 +226,12 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     quiet = args.quiet or args.json
     workers, journal = getattr(args, "workers", 1), getattr(args, "journal", None)
     backend = backend_from_args(args) if "backend" in args else Backend.LOCAL
-    if workers != 1 or journal is not None or backend is Backend.RAY:
+    from gameproof.framework.state import RulesState
+
+    # A game's position goes to the workers' solve, even on one (its progress and report say more); finished
+    # positions and other states (`mnk solve`'s) to the plain one.
+    if (isinstance(state, RulesState) and not state.is_over()) or workers != 1 or journal is not None \
+            or backend is Backend.RAY:
         solution, written = _solve_on_workers(state, args, options, engine, backend, source, certificate_path, quiet)
     else:
         from gameproof.search.solve import kept_search, solve
@@ -257,7 +262,7 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
                  state, solution.value, moves)
     entries = "on Ray" if on_ray else f"{solution.tt_entries:,} TT entries"
     out.print(f"{engine.value}: {solution.nodes:,} nodes in {solution.seconds:.3f} s, {entries}"
-              + (f", {parallel['workers']} worker{'s' * (parallel['workers'] != 1)}" if parallel else ""))
+              + (f", {parallel['workers']} workers" if parallel.get("workers", 1) > 1 else ""))
     if parallel.get("journal"):
         journal_line = parallel["journal"]
         out.print(f"journal: {journal_line['path']} (saved {journal_line['saves']} time{'s' * (journal_line['saves'] != 1)}"
@@ -298,20 +303,28 @@ def _solve_on_workers(state: RulesState, args: argparse.Namespace, options: Opti
         def then(search, solved) -> dict[str, Any]:
             return _write_certificate(state, source, search, certificate_path, solved.value, quiet)
 
-    with status_line(quiet, "df-pn starting") as show:
+    with status_line(quiet, f"{engine.value} starting") as show:
         def progress(now) -> None:
             if show is not None:
-                root = "" if now.root is None else f"  root pn {now.root[0]:,} dn {now.root[1]:,}"
-                table = "  (answered questions; on Ray)" if now.capacity is None else (
-                    f"  proven {now.proven:,} disproven {now.disproven:,} open {now.open:,} "
-                    f"({100 * (now.proven + now.disproven + now.open) / now.capacity:.0f}% full)")
-                show(f"{engine.value} {now.nodes:,} nodes  {now.nodes_per_second:,.0f} nodes/s  {now.workers} worker"
-                     f"{'s' * (now.workers > 1)}{table}{root}")
+                root = "" if now.root is None else f"  root {_short(now.root[0])}/{_short(now.root[1])}"
+                table = "  on Ray" if now.capacity is None else f"  TT {100 * now.entries / now.capacity:.0f}%" + (
+                    "" if now.proven is None else f" ({_short(now.proven)} proven, {_short(now.disproven)} disproven, "
+                    f"{_short(now.open)} open)")
+                show(f"{engine.value}{f' ×{now.workers}' if now.workers > 1 else ''} {_short(now.nodes)} nodes "
+                     f"{_short(now.nodes_per_second)}/s{root}{table}")
 
         solution = solve_on_workers(state, options, workers=args.workers, with_moves=not args.value_only,
                                     engine=engine, journal=args.journal, checkpoint_seconds=args.checkpoint, progress=progress,
                                     then=then, backend=backend, address=args.address)
     return solution, solution.then
+def _short(count: float) -> str:
+    """A count in at most four digits and a unit: 987, 12.3k, 4.56M, 1.23G."""
+    for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if count >= size:
+            return f"{count / size:.3g}{unit}"
+    return f"{count:.0f}"
+
+
 def _write_certificate(state: RulesState, source: str | None, search, path: str, value: str,
                        quiet: bool) -> dict[str, Any]:
     """Build the certificate of `state`'s value (`value`, as solved) from `search`, a df-pn search whose table

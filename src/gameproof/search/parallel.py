@@ -57,10 +57,10 @@ _REPORT_SECONDS, _CENSUS_PART = 1.0, 16
 
 @dataclass(frozen=True)
 class Progress:
-    """How a solve stands: nodes so far (all workers, the journal's included), the table's entries by kind,
-    and the attacker's proof and disproof numbers of the question being asked (None before the first). On Ray
-    the nodes are those of the questions answered so far, and the table's numbers and the root's are None
-    (the tables are the workers')."""
+    """How a solve stands: nodes so far (all workers, the journal's included), the table's entries, and for
+    df-pn those by kind and the attacker's proof and disproof numbers of the question being asked (None
+    before the first; alpha-beta's table holds bounds, not proofs). On Ray the nodes are those of the
+    questions answered so far, and the table's numbers and the root's are None (the tables are the workers')."""
 
     nodes: int
     seconds: float
@@ -71,13 +71,14 @@ class Progress:
     capacity: int | None
     root: tuple[int, int] | None
     workers: int
+    entries: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"nodes": self.nodes, "seconds": round(self.seconds, 3),
                 "nodes_per_second": round(self.nodes_per_second), "proven": self.proven,
                 "disproven": self.disproven, "open": self.open, "capacity": self.capacity,
                 "root": None if self.root is None else {"proof": self.root[0], "disproof": self.root[1]},
-                "workers": self.workers}
+                "workers": self.workers, "entries": self.entries}
 
 
 @dataclass
@@ -214,7 +215,7 @@ class _Plan:
             child = state.copy()
             child.play(move)
             if child.is_over():
-                self.values[move] = final_value(child).flipped
+                self.values[move] = final_value(child).flipped()
             elif child.key in self.twins:
                 self.twins[child.key].append(move)
             else:
@@ -320,7 +321,7 @@ class _Run:
         last = self.report()
         return ParallelSolution(plan.value, dict(sorted(plan.values.items())), nodes=last.nodes - self.earlier_nodes,
                                 seconds=time.perf_counter() - self.began,
-                                tt_entries=last.proven + last.disproven + last.open, workers=self.workers,
+                                tt_entries=last.entries, workers=self.workers,
                                 resumed_nodes=self.earlier_nodes, saves=self.saves, last=last)
 
     def _stop(self, pool: ThreadPoolExecutor) -> None:
@@ -350,15 +351,18 @@ class _Run:
     def report(self, part: int = 1) -> Progress:
         """The progress now (given to the callback, if any); the census from 1/`part` of the table."""
         proven, disproven, open_ = census(self.table.words, part)
+        entries = proven + disproven + open_
         found = None
-        if self.running:
+        if self.engine is Engine.ALPHABETA:
+            proven = disproven = open_ = None
+        elif self.running:
             lane = min(lane for _, lane in self.running.values())
             known, pn, dn = lookup(self.table.words, self.table.bits, self.table.lanes[lane, LANE_QUESTION])
             found = (int(pn), int(dn)) if known else None
         seconds = time.perf_counter() - self.began
         nodes = self.nodes()
         self.last = Progress(nodes, self.earlier_seconds + seconds, (nodes - self.earlier_nodes) / max(seconds, 1e-9),
-                             proven, disproven, open_, self.table.capacity, found, self.workers)
+                             proven, disproven, open_, self.table.capacity, found, self.workers, entries)
         if self.progress is not None:
             self.progress(self.last)
         return self.last
@@ -467,11 +471,11 @@ def _confirmed(state: RulesState, loading: str, solution: Solution, table: Trans
         child = state.copy()
         child.play(move)
         if child.is_over():
-            if final_value(child) is not value.flipped:
+            if final_value(child) is not value.flipped():
                 return None
         elif child.key not in seen:
             seen.add(child.key)
-            claims.append((child, value.flipped))
+            claims.append((child, value.flipped()))
     with tempfile.TemporaryDirectory(prefix="gameproof-confirm-") as folder:
         for index, (position, value) in enumerate(claims):
             try:
