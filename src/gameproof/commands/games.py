@@ -226,12 +226,9 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     quiet = args.quiet or args.json
     workers, journal = getattr(args, "workers", 1), getattr(args, "journal", None)
     backend = backend_from_args(args) if "backend" in args else Backend.LOCAL
-    from gameproof.framework.state import RulesState
-
-    # A game's position goes to the workers' solve, even on one (its progress and report say more); finished
-    # positions and other states (`mnk solve`'s) to the plain one.
-    if (isinstance(state, RulesState) and not state.is_over()) or workers != 1 or journal is not None \
-            or backend is Backend.RAY:
+    # `solve` goes to the workers' solve, even on one (its progress and report say more); a finished position,
+    # and `mnk solve` (which has no workers), to the plain one.
+    if ("workers" in args and not state.is_over()) or workers != 1 or journal is not None or backend is Backend.RAY:
         solution, written = _solve_on_workers(state, args, options, engine, backend, source, certificate_path, quiet)
     else:
         from gameproof.search.solve import kept_search, solve
@@ -317,6 +314,8 @@ def _solve_on_workers(state: RulesState, args: argparse.Namespace, options: Opti
                                     engine=engine, journal=args.journal, checkpoint_seconds=args.checkpoint, progress=progress,
                                     then=then, backend=backend, address=args.address)
     return solution, solution.then
+
+
 def _short(count: float) -> str:
     """A count in at most four digits and a unit: 987, 12.3k, 4.56M, 1.23G."""
     for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
