@@ -169,6 +169,9 @@ class SharedTable(TranspositionTable):
         """Free the memory (the maker, once every process that attached is done)."""
         del self.words
         self._memory.close()
+        # Registered again first: a process that attached it and shares this process's resource tracker (a
+        # spawned worker) has taken the registration away, and the tracker would fail on the unregistering.
+        resource_tracker.register(self._memory._name, "shared_memory")
         self._memory.unlink()
 
 
