@@ -3,7 +3,7 @@ since; a journal of another question, a damaged one or a forged one never gives 
 
 import hashlib
 import json
-import os
+import re
 import signal
 import subprocess
 import sys
@@ -80,7 +80,7 @@ def test_a_journal_of_another_table_size_is_refused(tmp_path, capsys):
     assert "holds a table of 1048576 bytes, not 2097152" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("damage", ["a flipped bit", "cut short", "not a journal", "a bad header"])
+@pytest.mark.parametrize("damage", ["a flipped bit", "cut short", "not a journal", "a bad header", "an endless count"])
 def test_a_damaged_journal_is_refused_and_left_as_it_was(tmp_path, capsys, damage):
     journal = tmp_path / "j"
     assert main(["solve", "mnk:3,3,3", "--journal", str(journal), "--tt-mb", "1", "--quiet"]) == 0
@@ -91,8 +91,10 @@ def test_a_damaged_journal_is_refused_and_left_as_it_was(tmp_path, capsys, damag
         data = data[:len(data) - 100]
     elif damage == "not a journal":
         data = bytearray(b"SQLite format 3\x00" + bytes(200))
-    else:
+    elif damage == "a bad header":
         data = data.replace(b'"nodes": ', b'"nodes": -', 1)
+    else:
+        data = bytearray(re.sub(rb'"nodes": [0-9]+', b'"nodes": Infinity', bytes(data), count=1))
     journal.write_bytes(bytes(data))
     assert main(["solve", "mnk:3,3,3", "--journal", str(journal), "--tt-mb", "1", "--quiet"]) == 2
     err = capsys.readouterr().err

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from gameproof.framework.game import Game
     from gameproof.framework.state import RulesState
     from gameproof.search.dfpn import Options
-    from gameproof.search.jobs import Backend
 
 #: Random games `gameproof games --check` plays by default, and at most.
 CHECK_GAMES, MAX_CHECK_GAMES = 200, 1_000_000
@@ -214,8 +213,6 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     """Solve a position with the search options in `args` and print its value and its moves' values (and
     write a certificate of the value where `args.certificate` names a file; `source` is the game as it was
     named, ``FILE.py:PARAMS`` for a game from a file, by default its registered name)."""
-    from gameproof.search.jobs import Backend
-
     options = options_from_args(args)
     engine = Engine(args.engine) if getattr(args, "engine", None) else state.game.spec.engine
     certificate_path = getattr(args, "certificate", None)
@@ -224,12 +221,10 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
 
         check_certifiable(state, source)
     quiet = args.quiet or args.json
-    workers, journal = getattr(args, "workers", 1), getattr(args, "journal", None)
-    backend = backend_from_args(args) if "backend" in args else Backend.LOCAL
-    # `solve` goes to the workers' solve, even on one (its progress and report say more); a finished position,
-    # and `mnk solve` (which has no workers), to the plain one.
-    if ("workers" in args and not state.is_over()) or workers != 1 or journal is not None or backend is Backend.RAY:
-        solution, written = _solve_on_workers(state, args, options, engine, backend, source, certificate_path, quiet)
+    # `solve` goes to the workers' solve, even on one (its progress and report say more); a finished position
+    # (nothing to search: its value is the game's result), and `mnk solve` (which has no workers), to the plain one.
+    if "workers" in args and not state.is_over():
+        solution, written = _solve_on_workers(state, args, options, engine, source, certificate_path, quiet)
     else:
         from gameproof.search.solve import kept_search, solve
 
@@ -287,18 +282,14 @@ def _parallel_summary(solution: Any) -> dict[str, Any]:
     return summary
 
 
-def _solve_on_workers(state: RulesState, args: argparse.Namespace, options: Options, engine: Engine, backend: Backend,
+def _solve_on_workers(state: RulesState, args: argparse.Namespace, options: Options, engine: Engine,
                       source: str | None, certificate_path: str | None, quiet: bool) -> tuple[Any, Any]:
-    """`solve --workers N` / `--journal FILE` / `--backend ray`: the game's engine on worker threads over one
-    shared table, or on Ray workers."""
+    """`solve` (`--workers N`, `--journal FILE`, `--backend ray`): the game's engine on worker threads over one
+    shared table, or on Ray workers, for the unfinished position `state`."""
     from gameproof.search.parallel import solve_on_workers
 
-    if state.is_over():
-        raise BadInput("the game is over at this position: there is nothing to search")
-    then = None
-    if certificate_path is not None:
-        def then(search, solved) -> dict[str, Any]:
-            return _write_certificate(state, source, search, certificate_path, solved.value, quiet)
+    def certificate(search, solved) -> dict[str, Any]:
+        return _write_certificate(state, source, search, certificate_path, solved.value, quiet)
 
     with status_line(quiet, f"{engine.value} starting") as show:
         def progress(now) -> None:
@@ -311,8 +302,9 @@ def _solve_on_workers(state: RulesState, args: argparse.Namespace, options: Opti
                      f"{_short(now.nodes_per_second)}/s{root}{table}")
 
         solution = solve_on_workers(state, options, workers=args.workers, with_moves=not args.value_only,
-                                    engine=engine, journal=args.journal, checkpoint_seconds=args.checkpoint, progress=progress,
-                                    then=then, backend=backend, address=args.address)
+                                    engine=engine, journal=args.journal, checkpoint_seconds=args.checkpoint,
+                                    progress=progress, then=None if certificate_path is None else certificate,
+                                    backend=backend_from_args(args), address=args.address)
     return solution, solution.then
 
 

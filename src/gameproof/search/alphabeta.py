@@ -20,9 +20,8 @@ import numpy as np
 from gameproof.interrupts import FIRST_FAULT, RulesBroken, stoppable
 from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
-from gameproof.search.dfpn import (CONTINUE, HALT, MOVER_LOSES, MOVER_WINS, ROOM, STATS,
-                                   TOO_LONG, Abandoned, Kernels, Options, busy, checked, counted, halt, partnered,
-                                   raise_for_halt)
+from gameproof.search.dfpn import (CONTINUE, HALT, MOVER_LOSES, MOVER_WINS, ROOM, STATS, TOO_LONG, Abandoned, Kernels,
+                                   Options, busy, checked, counted, halt, partnered, raise_for_halt)
 from gameproof.answers import Value
 from gameproof.search.exact import Solution, terminal_value
 from gameproof.search.tt import ANSWERED, LANE_DEPTH, LANE_QUESTION, TranspositionTable, line_aligned

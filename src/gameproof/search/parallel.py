@@ -32,16 +32,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from gameproof.answers import Value
 from gameproof.errors import BadInput
 from gameproof.framework.declaration import Engine
 from gameproof.framework.game import Game
 from gameproof.framework.state import RulesState
+from gameproof.interrupts import RulesBroken
 from gameproof.search.alphabeta import AlphaBeta
 from gameproof.search.dfpn import Options, Search
-from gameproof.interrupts import RulesBroken
 from gameproof.search.exact import Solution, final_value
 from gameproof.search.jobs import Backend, Job, ray_workers
 from gameproof.search.solve_journal import CHECKPOINT_SECONDS, SolveJournal

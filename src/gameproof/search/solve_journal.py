@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import time
 from pathlib import Path
@@ -97,7 +98,7 @@ class SolveJournal:
             raise BadInput(f"the journal {self.path} holds a table of {header.get('table_bytes')!r} bytes, not "
                            f"{words.nbytes}")
         for name in ("nodes", "seconds"):
-            if not isinstance(header.get(name), (int, float)) or header[name] < 0:
+            if not isinstance(header.get(name), (int, float)) or not 0 <= header[name] < math.inf:
                 raise BadInput(f"the journal {self.path} has a damaged header ({name})")
         return header
 
