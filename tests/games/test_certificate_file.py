@@ -201,7 +201,7 @@ def test_a_wider_move_field_is_recorded_and_read_back(tmp_path, size):
     parts = []
     for part, records in certificate.parts:
         unpacked = [(*r[:-1], header.no_move if r[-1] == certificate.header.no_move else r[-1])
-                    for r in narrow.iter_unpack(records)]
+                    for r in narrow.iter_unpack(records.read())]
         parts.append((part, b"".join(wide.pack(*r) for r in unpacked)))
     path = tmp_path / "w.cert"
     write_certificate(path, header, parts)

@@ -142,3 +142,23 @@ def test_sigint_ends_a_solve_on_workers_at_once_keeping_the_last_save(tmp_path):
     assert driver.returncode == 130 and "interrupted" in err and out == ""
     assert _header(journal)["nodes"] > 0
     assert not list(tmp_path.glob(".*.partial"))
+
+
+def test_a_resumed_solve_writes_the_certificate_that_confirmed_its_answer(tmp_path, capsys, monkeypatch):
+    """The certificate a resumed answer was confirmed by is the one `--certificate` writes: built once."""
+    from gameproof.certify.check import check_certificate
+    from gameproof.search import certificate as certificates
+
+    journal, path = tmp_path / "j", tmp_path / "c.cert"
+    command = ["solve", "mnk-misere:4,4,3", "--value-only", "--journal", str(journal), "--tt-mb", "1", "--json"]
+    assert main(command) == 0
+    built = []
+    certify = certificates.certify
+    monkeypatch.setattr(certificates, "certify", lambda *args, **kwargs: built.append(1) or certify(*args, **kwargs))
+    capsys.readouterr()
+    assert main([*command, "--certificate", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["journal"]["resumed_nodes"] > 0 and "accepted" in report["journal"]["confirmed"]
+    assert built == [1]
+    checked = check_certificate(str(path))
+    assert checked.accepted and checked.value.value == report["value"] == "loss"

@@ -2,7 +2,8 @@
 
 What this module imports, and why that keeps it independent of the search that built the certificate:
 
-- :mod:`gameproof.certify.records`, to read the file (and hash a game's rules file);
+- :mod:`gameproof.certify.records`, to read the file (and hash a game's rules file), and
+  :mod:`gameproof.certify.proven`, the set of the positions accepted so far (standard library only);
 - :func:`gameproof.framework.registry.load_game`, for the game's declaration by name (or from the rules
   file the certificate names, once that file is found to hold what it held when the certificate was
   written): its rule functions (``start``, ``legal`` and ``legal_<part>``, ``play``, ``result``,
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gameproof.answers import Value
+from gameproof.certify.proven import ProvenKeys
 from gameproof.certify.records import CertificateReader, Goal, Header, Part, file_sha256
 from gameproof.errors import BadInput
 from gameproof.framework.declaration import DRAW, LOSS, ONGOING, WIN
@@ -290,14 +292,14 @@ class _PartChecker:
         key = self.images.key
         claimant, draw_ok = part.claimant, part.goal is Goal.DRAW
         size = self.game.words
-        proven: set[Any] = set()
+        proven = ProvenKeys()
         names = self.game.spec.player_names
 
         def flaw(child: tuple[int, ...], to_move: int) -> str | None:
             """What is wrong with a position a move leads to (`to_move` to play there), or None."""
+            if key(child, to_move) in proven:  # accepted earlier, so unfinished (a finished one never is)
+                return None
             if rules.legal(child, to_move) or (status := rules.result(child, to_move)) == ONGOING:
-                if key(child, to_move) in proven:
-                    return None
                 return "a position that is not in the certificate before this one"
             if status == DRAW:
                 return None if draw_ok else "a draw, but a win is claimed"

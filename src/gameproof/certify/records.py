@@ -20,6 +20,7 @@ import enum
 import gzip
 import hashlib
 import json
+import shutil
 import struct
 import zlib
 from collections.abc import Iterator, Sequence
@@ -39,6 +40,7 @@ WORD_BYTES = {1: "B", 2: "H", 4: "I", 8: "Q"}
 _SHA256 = frozenset("0123456789abcdef")
 _MAX_HEADER = 1 << 20
 _BLOCK = 1 << 16  # records read at a time
+_COPY_BYTES = 1 << 20  # bytes of records copied at a time
 
 
 class Goal(enum.Enum):
@@ -135,8 +137,9 @@ def file_sha256(path: str) -> str:
         raise BadInput(f"cannot read the rules file {path!r}: {getattr(error, 'strerror', None) or error}") from None
 
 
-def write_certificate(path: str | Path, header: Header, parts: Sequence[tuple[Part, bytes]]) -> int:
-    """Write the certificate (each part with its packed records) atomically; returns the file's size in bytes.
+def write_certificate(path: str | Path, header: Header, parts: Sequence[tuple[Part, bytes | IO[bytes]]]) -> int:
+    """Write the certificate (each part with its packed records, as bytes or a binary file read from its
+    start) atomically; returns the file's size in bytes.
 
     The file is written under a temporary name in the same folder and renamed when complete, so a run
     that fails leaves nothing behind; a target that is no regular file (``/dev/stdout``) is written in place."""
@@ -146,7 +149,11 @@ def write_certificate(path: str | Path, header: Header, parts: Sequence[tuple[Pa
         out.write(_line(header.to_json()))
         for part, records in parts:
             out.write(_line(part.to_json()))
-            out.write(records)
+            if isinstance(records, (bytes, bytearray)):
+                out.write(records)
+            else:
+                records.seek(0)
+                shutil.copyfileobj(records, out, _COPY_BYTES)
     return target.stat().st_size
 
 

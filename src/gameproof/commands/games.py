@@ -289,7 +289,7 @@ def _solve_on_workers(state: RulesState, args: argparse.Namespace, options: Opti
     from gameproof.search.parallel import solve_on_workers
 
     def certificate(search, solved) -> dict[str, Any]:
-        return _write_certificate(state, source, search, certificate_path, solved.value, quiet)
+        return _write_certificate(state, source, search, certificate_path, solved.value, quiet, solved.certificate)
 
     with status_line(quiet, f"{engine.value} starting") as show:
         def progress(now) -> None:
@@ -304,7 +304,7 @@ def _solve_on_workers(state: RulesState, args: argparse.Namespace, options: Opti
         solution = solve_on_workers(state, options, workers=args.workers, with_moves=not args.value_only,
                                     engine=engine, journal=args.journal, checkpoint_seconds=args.checkpoint,
                                     progress=progress, then=None if certificate_path is None else certificate,
-                                    backend=backend_from_args(args), address=args.address)
+                                    backend=backend_from_args(args), address=args.address, confirming=show)
     return solution, solution.then
 
 
@@ -317,9 +317,10 @@ def _short(count: float) -> str:
 
 
 def _write_certificate(state: RulesState, source: str | None, search, path: str, value: str,
-                       quiet: bool) -> dict[str, Any]:
+                       quiet: bool, built: Any = None) -> dict[str, Any]:
     """Build the certificate of `state`'s value (`value`, as solved) from `search`, a df-pn search whose table
-    may hold the solve, and write it to `path` (`source`: the game as it was named)."""
+    may hold the solve, and write it to `path` (`source`: the game as it was named); `built`, a certificate
+    already built and checked (the one that confirmed a resumed solve), is written as it is."""
     from gameproof.certify.records import write_certificate
     from gameproof.commands.certificate import describe_certificate
     from gameproof.search.certificate import certify
@@ -329,7 +330,7 @@ def _write_certificate(state: RulesState, source: str | None, search, path: str,
             if show is not None:
                 show(f"certificate: {nodes:,} positions")
 
-        certificate = certify(state, search, progress, source)
+        certificate = built if built is not None else certify(state, search, progress, source)
     if certificate.header.value.value != value:
         raise RuntimeError(f"the solve found {value}, but df-pn certified {certificate.header.value.value}")
     size = write_certificate(path, certificate.header, certificate.parts)

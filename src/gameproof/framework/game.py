@@ -294,6 +294,8 @@ class Game:
     def layer_sets(self, words: tuple[int, ...]) -> list[int]:
         """Each layer of a position as one int of cells."""
         width = self.layer_words
+        if width == 1:
+            return list(words[: self.layers])
         return [joined_words(words[layer * width : (layer + 1) * width]) for layer in range(self.layers)]
 
     def symmetry_keys(self, words: tuple[int, ...], to_move: int) -> list[int]:

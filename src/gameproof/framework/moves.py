@@ -40,6 +40,8 @@ class MoveCodes:
 
     def decode(self, code: int) -> tuple[int, ...]:
         """The cells of the parts of the move `code` (not the pass)."""
+        if self.parts == 1:
+            return (code % self.base,)
         cells = []
         for _ in range(self.parts):
             code, cell = divmod(code, self.base)
@@ -131,6 +133,8 @@ class RuleArguments:
     def of(self, words: tuple[int, ...], to_move: int, cells: tuple[int, ...] = ()) -> tuple[int, ...]:
         """The arguments of a rule function for the position `words` and the parts `cells` so far."""
         turn = (to_move,) if self.turn_argument else ()
+        if self.layer_words == 1:
+            return (*turn, *words, *[1 << cell for cell in cells])
         parts = tuple(word for cell in cells for word in split_words(1 << cell, self.layer_words))
         return (*turn, *words, *parts)
 

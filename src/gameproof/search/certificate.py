@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import functools
 import struct
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
+from typing import IO
 
 import numpy as np
 
@@ -34,10 +36,13 @@ from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 from gameproof.search import tt as ttmod
 from gameproof.search.dfpn import CONTINUE, DRAW, MOVER_WINS, Kernels, Search, bind_kernels, counted, question_salt
+from gameproof.search.keyset import KeySet
 
 #: What the table says about a child, for the search's attacker.
 PROVEN, DISPROVEN, UNKNOWN = 0, 1, 2
 _PROGRESS_EVERY = 1 << 14
+_WRITE_EVERY = 1 << 20  # bytes of records gathered before they go to the part's file
+_RECORDS_IN_MEMORY = 64 << 20  # bytes of a part's records kept in memory before they go to a temporary file
 
 K_play: Callable
 K_undo: Callable
@@ -76,7 +81,7 @@ class Certificate:
     """A built certificate: its header and each part with its packed records."""
 
     header: Header
-    parts: list[tuple[Part, bytes]]
+    parts: list[tuple[Part, IO[bytes]]]  # a part's records in a temporary file (in memory while small)
     seconds: float
 
     @property
@@ -166,14 +171,18 @@ class _Walk:
         self.results = np.zeros(shape, dtype=np.int64)
         self.keys = np.zeros(shape, dtype=np.uint64)
         self.status = np.zeros(shape, dtype=np.int64)
-        self.done: set[int] = set()
-        self.records = bytearray()
+        self.done = KeySet()
+        self.records = tempfile.SpooledTemporaryFile(max_size=_RECORDS_IN_MEMORY)
+        self.pending = bytearray()
 
-    def run(self, root: np.ndarray) -> bytes:
+    def run(self, root: np.ndarray) -> IO[bytes]:
         s = root.copy()
         if not self.visit(s, 0, int(self.search.kernels.key(s, self.search.tables))):
+            self.records.close()
             raise RuntimeError("df-pn proved the root, but no proof could be read back from its table")
-        return bytes(self.records)
+        self.records.write(self.pending)
+        self.records.seek(0)
+        return self.records
 
     def good_end(self, result: int, mover: int) -> bool:
         """Whether a move by `mover` that ends the game with `result` is good for the claimant."""
@@ -203,9 +212,13 @@ class _Walk:
                     return False
             chosen = self.no_move
         try:
-            self.records += self.layout.pack(*words, mover, chosen)
+            self.pending += self.layout.pack(*words, mover, chosen)
         except struct.error:
+            self.records.close()
             raise BadInput(f"a position of {self.game} has pieces beyond its board: no certificate") from None
+        if len(self.pending) >= _WRITE_EVERY:
+            self.records.write(self.pending)
+            self.pending.clear()
         self.done.add(key)
         if len(self.done) % _PROGRESS_EVERY == 0:
             self.progress(len(self.done))

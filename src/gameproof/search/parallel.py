@@ -30,7 +30,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gameproof.answers import Value
 from gameproof.errors import BadInput
@@ -45,6 +45,9 @@ from gameproof.search.jobs import Backend, Job, ray_workers
 from gameproof.search.solve_journal import CHECKPOINT_SECONDS, SolveJournal
 from gameproof.search.tt import (LANE_NODES, LANE_QUESTION, MOST_LANES, SharedTable, TranspositionTable, census,
                                  lookup)
+
+if TYPE_CHECKING:
+    from gameproof.search.certificate import Certificate
 
 #: df-pn nodes between two stores of the root's numbers (the progress shows them): a search goes back to the
 #: root this often, which costs little, since every node on its path stores its numbers on the way.
@@ -88,6 +91,7 @@ class ParallelSolution(Solution):
     journal: str | None = None
     resumed_nodes: int = 0  # nodes the journal's table held the work of when the solve started
     confirmed: str | None = None  # how a resumed answer was confirmed
+    certificate: Certificate | None = None  # the checked certificate of the value that confirmed it
     saves: int = 0
     last: Progress | None = None
     then: Any = None
@@ -107,12 +111,13 @@ def solve_on_workers(state: RulesState, options: Options, *, workers: int, with_
                      engine: Engine = Engine.DFPN, journal: Path | str | None = None,
                      checkpoint_seconds: float = CHECKPOINT_SECONDS, progress: Callable[[Progress], None] | None = None,
                      then: Callable[[Search, Solution], Any] | None = None, backend: Backend = Backend.LOCAL,
-                     address: str | None = None) -> ParallelSolution:
+                     address: str | None = None, confirming: Callable[[str], None] | None = None) -> ParallelSolution:
     """Solve the unfinished position `state` with `engine` on `workers` threads sharing one table, or on
     `workers` Ray workers (of the cluster at `address`, else of one started here; see the module).
 
     With `journal` (df-pn), the table is saved there every `checkpoint_seconds` and a journal of the same
-    question is resumed; its answer is then confirmed by checked certificates. ``then`` is called with a
+    question is resumed; its answer is then confirmed by checked certificates (``confirming`` is told how far
+    they are; the solution keeps the position's as ``certificate``). ``then`` is called with a
     df-pn search (over the solved table, for df-pn) and the solution, to build a certificate, say; what it
     returns is the solution's ``then``; on Ray its search is a fresh one."""
     from gameproof.search.book_game import Identity
@@ -133,7 +138,7 @@ def solve_on_workers(state: RulesState, options: Options, *, workers: int, with_
         table = None
     else:
         solution, table = _solve_here(state, loading, options, workers, with_moves, engine, journal, checkpoint_seconds,
-                                      progress)
+                                      progress, confirming)
     if then is not None:
         certifying = (table if table is not None and engine is Engine.DFPN
                       else TranspositionTable(options.tt_mb, game.max_positions))
@@ -143,7 +148,8 @@ def solve_on_workers(state: RulesState, options: Options, *, workers: int, with_
 
 def _solve_here(state: RulesState, loading: str, options: Options, workers: int, with_moves: bool, engine: Engine,
                 journal: Path | str | None, checkpoint_seconds: float,
-                progress: Callable[[Progress], None] | None) -> tuple[ParallelSolution, TranspositionTable]:
+                progress: Callable[[Progress], None] | None,
+                confirming: Callable[[str], None] | None) -> tuple[ParallelSolution, TranspositionTable]:
     """:func:`solve_on_workers` on threads of this process: the solution and the table they shared."""
     game = state.game
     book = None if journal is None else SolveJournal(journal, journal_identity(state, loading, with_moves, options))
@@ -154,14 +160,14 @@ def _solve_here(state: RulesState, loading: str, options: Options, workers: int,
     solution = _Run(state, options, table, workers, with_moves, engine, book, checkpoint_seconds, progress,
                     saved).solve()
     if saved is not None:
-        confirmed = _confirmed(state, loading, solution, table, options)
+        confirmed = _confirmed(state, loading, solution, table, options, confirming)
         if confirmed is None:
             table.words[:] = 0
             solution = _Run(state, options, table, workers, with_moves, engine, book, checkpoint_seconds, progress,
                             None).solve()
             solution.confirmed = "the journal's answer was not confirmed by its certificates: solved again afresh"
         else:
-            solution.confirmed = confirmed
+            solution.confirmed, solution.certificate = confirmed
     solution.journal = None if journal is None else str(journal)
     return solution, table
 
@@ -453,11 +459,12 @@ def _check_confirmable(state: RulesState, loading: str) -> None:
         raise BadInput(f"--journal: {error} (a resumed solve's answer is confirmed by certificates)") from None
 
 
-def _confirmed(state: RulesState, loading: str, solution: Solution, table: TranspositionTable,
-               options: Options) -> str | None:
-    """How the answer of a solve that started from a journal's table was confirmed: a certificate of the
-    position's value, and one of each distinct child's when the moves' values were asked, each accepted by the
-    independent checker with the value found; None when one is not."""
+def _confirmed(state: RulesState, loading: str, solution: Solution, table: TranspositionTable, options: Options,
+               confirming: Callable[[str], None] | None) -> tuple[str, Certificate] | None:
+    """How the answer of a solve that started from a journal's table was confirmed, and the certificate of the
+    position's value that did it: that certificate, and one of each distinct child's when the moves' values
+    were asked, each accepted by the independent checker with the value found; None when one is not.
+    ``confirming`` is told now and then how far the certificates are."""
     from gameproof.certify.check import check_certificate
     from gameproof.certify.records import write_certificate
     from gameproof.search.certificate import certify
@@ -474,15 +481,27 @@ def _confirmed(state: RulesState, loading: str, solution: Solution, table: Trans
         elif child.key not in seen:
             seen.add(child.key)
             claims.append((child, value.flipped()))
+    certificates = []
     with tempfile.TemporaryDirectory(prefix="gameproof-confirm-") as folder:
         for index, (position, value) in enumerate(claims):
+            which = f"confirming the journal's answer: certificate {index + 1} of {len(claims)}"
+
+            def built(positions: int) -> None:
+                if confirming is not None:
+                    confirming(f"{which}, {positions:,} positions written")
+
+            def checked(done: int, total: int) -> None:
+                if confirming is not None:
+                    confirming(f"{which}, {done:,} of {total:,} positions checked")
+
             try:
-                certificate = certify(position, search, source=loading)
+                certificate = certify(position, search, built, source=loading)
             except RuntimeError:  # the table claims a proof that cannot be read back
                 return None
             path = Path(folder) / f"{index}.cert"
             write_certificate(path, certificate.header, certificate.parts)
-            report = check_certificate(str(path))
+            report = check_certificate(str(path), checked)
             if not report.accepted or report.value is not value:
                 return None
-    return f"{len(claims)} certificate{'s' * (len(claims) > 1)} accepted by the independent checker"
+            certificates.append(certificate)
+    return f"{len(claims)} certificate{'s' * (len(claims) > 1)} accepted by the independent checker", certificates[0]
