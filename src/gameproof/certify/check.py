@@ -26,6 +26,7 @@ read from the parts and compared with the one claimed.
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -44,6 +45,10 @@ from gameproof.framework.state import RulesState
 _CHUNK = 12  # bits of a word looked up at once when computing symmetric images
 _PROGRESS_EVERY = 1 << 16
 _ORDER = (Value.LOSS, Value.DRAW, Value.WIN)
+#: The fewest positions of a part that several processes share the check of (fewer are checked in one).
+SHARED_LEAST = 1 << 20
+_KEY_COST = 0.15  # reading a record's key, as a share of checking it (measured: bench/bench_certificate_check.py)
+_POLL_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -155,14 +160,15 @@ class Images:
 
 
 def check_certificate(path: str, progress: Callable[[int, int], None] | None = None,
-                      rules_file: str | None = None) -> Report:
+                      rules_file: str | None = None, workers: int = 1) -> Report:
     """Check the certificate in the file `path`. BadInput (one line) when the file is malformed, names an
     unknown game, or names a rules file that is missing or holds other content than it did when the
     certificate was written; otherwise a report, whose finding names the position where the proof fails.
 
     ``progress`` is called with (positions checked, positions in the file) now and then. `rules_file` is where
     the rules file of a game loaded from a file is now (by default the path the header gives); it must hold
-    what it held when the certificate was written."""
+    what it held when the certificate was written. `workers` processes share the check of each part of at
+    least :data:`SHARED_LEAST` positions (see :func:`_check_shared`)."""
     start = time.perf_counter()
     with CertificateReader(path) as reader:
         header = reader.header
@@ -181,19 +187,115 @@ def check_certificate(path: str, progress: Callable[[int, int], None] | None = N
             report.finding = root
             return report
         report.to_move = root[1]
-        checker = _PartChecker(game, Images(game), root, header.no_move, progress)
+        checker = _PartChecker(game, root, header.no_move)
+        before = 0  # positions checked in the earlier parts
         for index, (part, records) in enumerate(reader.parts(), start=1):
             part_start = time.perf_counter()
             part_report = PartReport(part)
             report.parts.append(part_report)
-            report.finding = checker.check(index, part, records, part_report)
+
+            def tick(checked: int, before: int = before, nodes: int = part.nodes) -> None:
+                if progress is not None:
+                    progress(before + checked, before + nodes)
+
+            if workers > 1 and part.nodes >= SHARED_LEAST:
+                report.finding = _check_shared(path, rules_file, index, part, part_report, workers, tick)
+            else:
+                report.finding = checker.check(index, part, records, part_report, tick=tick)
             part_report.seconds = time.perf_counter() - part_start
+            before += part_report.checked
             if report.finding is not None:
                 break
     if report.finding is None:
         report.value, report.finding = _value(header, report.to_move, [p.part for p in report.parts], report.names)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _check_shared(path: str, rules_file: str | None, index: int, part: Part, report: PartReport, workers: int,
+                  tick: Callable[[int], None]) -> Finding | None:
+    """Part number `index` checked by `workers` processes, each its own stretch of the records (see
+    :func:`shares`): a process first reads the keys of the records before its stretch -- the positions that
+    the check of those records accepts -- so each record is held to exactly what the check of the whole
+    part in one process holds it to, and the part passes when every stretch does. The finding of the
+    earliest stretch that has one is the part's; the others stop once it is known."""
+    stretches = shares(part.nodes, workers)
+    context = multiprocessing.get_context("spawn")
+    counts = [context.Value("q", 0, lock=False) for _ in stretches]
+    workers_at: list[tuple[Any, Any]] = []  # each stretch's process and the end of the pipe it answers on
+    try:
+        for (first, last), count in zip(stretches, counts):
+            answers, answer = context.Pipe(duplex=False)
+            process = context.Process(target=_check_stretch, args=(path, rules_file, index, first, last, count, answer),
+                                      daemon=True, name=f"gameproof-check-{first}")
+            process.start()
+            answer.close()
+            workers_at.append((process, answers))
+        findings = []
+        for process, answers in workers_at:  # in stretch order: the earliest finding is the part's
+            while not answers.poll(_POLL_SECONDS):
+                tick(sum(count.value for count in counts))
+            try:
+                outcome = answers.recv()
+            except EOFError:
+                process.join()
+                raise RuntimeError(f"a process checking {path} stopped without an answer (exit code "
+                                   f"{process.exitcode})") from None
+            if isinstance(outcome, str):
+                raise BadInput(outcome)
+            findings.append(outcome)
+            if outcome is not None:
+                break
+        report.checked = sum(count.value for count in counts)
+    finally:
+        for process, answers in workers_at:
+            process.kill()
+            process.join()
+            answers.close()
+    return next((finding for finding in findings if finding is not None), None)
+
+
+def shares(nodes: int, workers: int) -> list[tuple[int, int]]:
+    """The stretches of records (after the first `first`, up to the `last`th) that `workers` processes check,
+    sized so that each takes about as long: a later stretch is shorter, since its process also reads the
+    keys of all the records before it (about :data:`_KEY_COST` of a record's check each)."""
+    workers = max(1, min(workers, nodes))
+    keep = 1 - _KEY_COST
+    span = nodes * _KEY_COST / (1 - keep**workers)  # each process's time, in records checked
+    stretches, first = [], 0
+    for number in range(workers):
+        last = nodes if number == workers - 1 else min(nodes, round(span + first * keep))
+        stretches.append((first, last))
+        first = last
+    return [(first, last) for first, last in stretches if last > first]
+
+
+def _check_stretch(path: str, rules_file: str | None, index: int, first: int, last: int, count: Any,
+                   answer: Any) -> None:
+    """In a process of :func:`_check_shared`: sends the finding on the records after the `first`, up to the
+    `last`th, of part number `index` (None if there is none; a line, if the file cannot be read); keeps the
+    count of records checked in `count`."""
+
+    def tick(checked: int) -> None:
+        count.value = checked
+
+    try:
+        with CertificateReader(path) as reader:
+            root = _replay(game := _game(path, reader.header, rules_file), reader.header)
+            if isinstance(root, Finding):  # the file changed since the main process read it
+                answer.send(root)
+                return
+            checker = _PartChecker(game, root, reader.header.no_move)
+            for at, (part, records) in enumerate(reader.parts(), start=1):
+                if at == index:
+                    report = PartReport(part)
+                    finding = checker.check(index, part, records, report, first, min(last, part.nodes), tick)
+                    tick(report.checked)
+                    answer.send(finding)
+                    return
+            answer.send(f"certificate {path}: it has no part {index}")
+    except BadInput as error:
+        answer.send(str(error))
 
 
 def _game(path: str, header: Header, rules_file: str | None = None) -> Game:
@@ -280,14 +382,17 @@ def _replay(game: Game, header: Header) -> tuple[tuple[int, ...], int] | Finding
 class _PartChecker:
     """Checks parts record by record against the game's rules."""
 
-    def __init__(self, game: Game, images: Images, root: tuple[tuple[int, ...], int], no_move: int,
-                 progress: Callable[[int, int], None] | None) -> None:
-        self.game, self.images, self.no_move, self.progress = game, images, no_move, progress
-        self.root_key = images.key(*root)
-        self.checked_before = 0
+    def __init__(self, game: Game, root: tuple[tuple[int, ...], int], no_move: int) -> None:
+        self.game, self.images, self.no_move = game, Images(game), no_move
+        self.root_key = self.images.key(*root)
 
-    def check(self, index: int, part: Part, records: Iterator[tuple[int, ...]], report: PartReport) -> Finding | None:
-        """The first thing wrong with the part (None if it proves its claim); counts into `report.checked`."""
+    def check(self, index: int, part: Part, records: Iterator[tuple[int, ...]], report: PartReport, start: int = 0,
+              stop: int | None = None, tick: Callable[[int], None] = lambda checked: None) -> Finding | None:
+        """The first thing wrong with the records after the first `start` and up to the `stop`th (by default the
+        last) of part number `index` (None if there is none; the part proves its claim when these are all of
+        its records). The first `start` records, checked elsewhere, are taken as accepted. Counts into
+        `report.checked`; `tick` is told the count now and then."""
+        stop = part.nodes if stop is None else stop
         rules = _Rules(self.game)
         key = self.images.key
         claimant, draw_ok = part.claimant, part.goal is Goal.DRAW
@@ -333,7 +438,12 @@ class _PartChecker:
             return None
 
         for number, record in enumerate(records, start=1):
-            report.checked = number
+            if number <= start:  # checked elsewhere: only its key, for the records that follow
+                proven.add(key(record[:size], record[size]))
+                continue
+            if number > stop:
+                return None
+            report.checked = number - start
             words, to_move, move = record[:size], record[size], record[size + 1]
             if to_move > 1:
                 return Finding(f"part {index}, position {number:,}: the side to move is {to_move}, not 0 or 1",
@@ -342,9 +452,10 @@ class _PartChecker:
             if problem is not None:
                 return self._finding(index, part, number, words, to_move, problem)
             proven.add(key(words, to_move))
-            if self.progress is not None and number % _PROGRESS_EVERY == 0:
-                self.progress(self.checked_before + number, self.checked_before + part.nodes)
-        self.checked_before += report.checked
+            if number % _PROGRESS_EVERY == 0:
+                tick(number - start)
+        if stop < part.nodes:
+            return None
         if self.root_key not in proven:
             return Finding(f"part {index}: the root is not among its positions", part=index)
         return None

@@ -30,14 +30,7 @@ class ProvenKeys:
         slots = self._slots
         if slots is None or type(key) is not int or not 0 <= key < _WORD:
             return key in self._set
-        stored = key + 1
-        mask = len(slots) - 1
-        slot = (stored * _MIX & _WORD) >> self._shift
-        while found := slots[slot]:
-            if found == stored:
-                return True
-            slot = (slot + 1) & mask
-        return False
+        return bool(slots[self._slot(slots, key + 1)])
 
     def add(self, key: Hashable) -> None:
         if self._slots is None or type(key) is not int or not 0 <= key < _WORD:
@@ -65,13 +58,18 @@ class ProvenKeys:
             if stored:
                 self._put(self._slots, stored)
 
-    def _put(self, slots: array, stored: int) -> bool:
-        """Put the slot value `stored` (nonzero) in `slots`; whether it was new."""
+    def _slot(self, slots: array, stored: int) -> int:
+        """The slot of `slots` that holds the slot value `stored` (nonzero), or the empty one where it belongs."""
         mask = len(slots) - 1
         slot = (stored * _MIX & _WORD) >> self._shift
-        while found := slots[slot]:
-            if found == stored:
-                return False
+        while (found := slots[slot]) and found != stored:
             slot = (slot + 1) & mask
+        return slot
+
+    def _put(self, slots: array, stored: int) -> bool:
+        """Put the slot value `stored` (nonzero) in `slots`; whether it was new."""
+        slot = self._slot(slots, stored)
+        if slots[slot]:
+            return False
         slots[slot] = stored
         return True

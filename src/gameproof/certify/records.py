@@ -180,24 +180,24 @@ class CertificateReader:
         self._file.close()
 
     def parts(self) -> Iterator[tuple[Part, Iterator[tuple[int, ...]]]]:
-        """Each part with an iterator over its records (``(*words, to_move, move)``), to be read in turn;
-        BadInput when the file ends early or has more after its last part."""
+        """Each part with an iterator over its records (``(*words, to_move, move)``), to be read in turn (the
+        records of a part not read to its end are skipped); BadInput when the file ends early or has more
+        after its last part."""
         for _ in range(self.header.parts):
             data = self._json_line("part")
             part = Part(_integer(data, "claimant", 0, 1), _enum(data, "goal", Goal), _integer(data, "nodes", 0, 1 << 62))
-            yield part, self._records(part.nodes)
+            records = _PartRecords(self, part.nodes)
+            yield part, iter(records)
+            records.skip()
         if self._read(1):
             self._bad("data after the last part")
 
-    def _records(self, count: int) -> Iterator[tuple[int, ...]]:
-        size = self.layout.size
-        while count:
-            block = min(count, _BLOCK)
-            data = self._read(block * size)
-            if len(data) != block * size:
-                self._bad("the file ends in the middle of a part (truncated)")
-            yield from self.layout.iter_unpack(data)
-            count -= block
+    def read_records(self, count: int) -> bytes:
+        """The bytes of the next `count` records; BadInput when the file ends before them."""
+        data = self._read(count * self.layout.size)
+        if len(data) != count * self.layout.size:
+            self._bad("the file ends in the middle of a part (truncated)")
+        return data
 
     def _header(self) -> Header:
         data = self._json_line("header")
@@ -252,6 +252,27 @@ class CertificateReader:
 
     def _bad(self, message: str) -> NoReturn:
         raise BadInput(f"certificate {self.path}: {message}")
+
+
+class _PartRecords:
+    """The records of one part, read block by block."""
+
+    def __init__(self, reader: CertificateReader, count: int) -> None:
+        self.reader, self.left = reader, count
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        while self.left:
+            block = min(self.left, _BLOCK)
+            data = self.reader.read_records(block)
+            self.left -= block
+            yield from self.reader.layout.iter_unpack(data)
+
+    def skip(self) -> None:
+        """Read past the records not read yet."""
+        while self.left:
+            block = min(self.left, _BLOCK)
+            self.reader.read_records(block)
+            self.left -= block
 
 
 def _integer(data: dict[str, Any], name: str, low: int, high: int) -> int:

@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from gameproof.commands._output import exit_codes, output_file
 from gameproof.commands._search import status_line
+from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
     from gameproof.certify.check import Report
     from gameproof.search.certificate import Certificate
 
 EXIT_REJECTED = 1
+MOST_CHECK_WORKERS = 64
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -36,6 +38,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     check.add_argument("file", metavar="FILE", help="a certificate written by `gameproof solve GAME --certificate FILE`")
     check.add_argument("--rules", metavar="FILE", help="where the rules file of a game loaded from a file is now "
                        "(by default the path the certificate gives; it must hold what it held then)")
+    check.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="share the check of each part of a million positions or more among N processes "
+                       f"(default 1; at most {MOST_CHECK_WORKERS})")
     check.add_argument("--json", action="store_true", help="one JSON document on stdout")
     check.add_argument("--quiet", action="store_true", help="no progress display")
     check.set_defaults(handler=run_check)
@@ -49,12 +54,14 @@ def certificate_argument(parser: argparse.ArgumentParser) -> None:
 def run_check(args: argparse.Namespace) -> int:
     from gameproof.certify.check import check_certificate
 
+    if not 1 <= args.workers <= MOST_CHECK_WORKERS:
+        raise BadInput(f"--workers must be between 1 and {MOST_CHECK_WORKERS}, got {args.workers}")
     with status_line(args.quiet or args.json, "checking the certificate") as show:
         def progress(checked: int, total: int) -> None:
             if show is not None:
                 show(f"checked {checked:,} of {total:,} positions")
 
-        report = check_certificate(args.file, progress, args.rules)
+        report = check_certificate(args.file, progress, args.rules, args.workers)
     if args.json:
         from gameproof.commands._output import print_json
 

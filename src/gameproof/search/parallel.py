@@ -160,7 +160,7 @@ def _solve_here(state: RulesState, loading: str, options: Options, workers: int,
     solution = _Run(state, options, table, workers, with_moves, engine, book, checkpoint_seconds, progress,
                     saved).solve()
     if saved is not None:
-        confirmed = _confirmed(state, loading, solution, table, options, confirming)
+        confirmed = _confirmed(state, loading, solution, table, options, workers, confirming)
         if confirmed is None:
             table.words[:] = 0
             solution = _Run(state, options, table, workers, with_moves, engine, book, checkpoint_seconds, progress,
@@ -460,11 +460,11 @@ def _check_confirmable(state: RulesState, loading: str) -> None:
 
 
 def _confirmed(state: RulesState, loading: str, solution: Solution, table: TranspositionTable, options: Options,
-               confirming: Callable[[str], None] | None) -> tuple[str, Certificate] | None:
+               workers: int, confirming: Callable[[str], None] | None) -> tuple[str, Certificate] | None:
     """How the answer of a solve that started from a journal's table was confirmed, and the certificate of the
     position's value that did it: that certificate, and one of each distinct child's when the moves' values
-    were asked, each accepted by the independent checker with the value found; None when one is not.
-    ``confirming`` is told now and then how far the certificates are."""
+    were asked, each accepted by the independent checker (on `workers` processes) with the value found; None
+    when one is not. ``confirming`` is told now and then how far the certificates are."""
     from gameproof.certify.check import check_certificate
     from gameproof.certify.records import write_certificate
     from gameproof.search.certificate import certify
@@ -500,7 +500,7 @@ def _confirmed(state: RulesState, loading: str, solution: Solution, table: Trans
                 return None
             path = Path(folder) / f"{index}.cert"
             write_certificate(path, certificate.header, certificate.parts)
-            report = check_certificate(str(path), checked)
+            report = check_certificate(str(path), checked, workers=workers)
             if not report.accepted or report.value is not value:
                 return None
             certificates.append(certificate)
