@@ -17,7 +17,6 @@ other side wins").
 from __future__ import annotations
 
 import functools
-import struct
 import tempfile
 import time
 from collections.abc import Callable
@@ -28,21 +27,29 @@ from typing import IO
 import numpy as np
 
 from gameproof.answers import Value
-from gameproof.certify.records import Goal, Header, Part, RulesFile, move_bytes, no_move, record_layout, word_bytes
+from gameproof.certify.records import Goal, Header, Part, RulesFile, move_bytes, no_move, word_bytes
 from gameproof.errors import BadInput
-from gameproof.framework.derived import position
 from gameproof.framework.game import Game
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
+from gameproof.interrupts import FIRST_FAULT, Halt, RulesBroken
+from gameproof.search import dfpn, keyset
 from gameproof.search import tt as ttmod
 from gameproof.search.dfpn import CONTINUE, DRAW, MOVER_WINS, Kernels, Search, bind_kernels, counted, question_salt
-from gameproof.search.keyset import KeySet
+from gameproof.search.keyset import KeySet, full, holds, put
 
-#: What the table says about a child, for the search's attacker.
-PROVEN, DISPROVEN, UNKNOWN = 0, 1, 2
-_PROGRESS_EVERY = 1 << 14
+#: What the table says about a child, for the search's attacker; what df-pn, asked during the walk, said.
+PROVEN, DISPROVEN, UNKNOWN, GOOD_NOW, BAD_NOW = 0, 1, 2, 3, 4
+_PROGRESS_EVERY = 1 << 14  # positions the walk enters between two calls of its progress
 _WRITE_EVERY = 1 << 20  # bytes of records gathered before they go to the part's file
 _RECORDS_IN_MEMORY = 64 << 20  # bytes of a part's records kept in memory before they go to a temporary file
+
+# The walk's registers (an int64 array kept between the calls of the kernel) ...
+R_DEPTH, R_PHASE, R_CHOSEN, R_USED, R_RECORDS, R_BUDGET, R_FAULT = range(7)
+# ... what it does next at the current depth ...
+P_ENTER, P_CHOOSE, P_COVER, P_WRITE, P_UP_PROVEN, P_UP_FAILED = range(6)
+# ... and why it returned.
+W_PROVEN, W_FAILED, W_PROVE, W_FLUSH, W_GROW, W_PAUSE, W_MOVES_FAULT, W_PLAY_FAULT, W_WIDE, W_DEEP = range(10)
 
 K_play: Callable
 K_undo: Callable
@@ -71,9 +78,163 @@ def _children(s, g, table, bits, salt, depth, moves, results, keys, status):
     return n
 
 
+def _good_end(result, mover, claimant, draw_goal):
+    """Whether a move by `mover` that ends the game with `result` is good for the claimant."""
+    if result == DRAW:
+        return draw_goal
+    return (result == MOVER_WINS) == (mover == claimant)
+
+
+def _mover(s, layer):
+    base = np.int64(s[0])
+    return np.int64(s[base + np.int64(s[2]) + layer])
+
+
+def _down(s, g, depth, i, moves, keys, node_keys):
+    """Play the `i`th move at `depth`; the depth of the position it leads to."""
+    K_play(s, g, moves[depth, i])
+    node_keys[depth + 1] = keys[depth, i]
+    return depth + 1
+
+
+def _walk(s, g, table, bits, salt, claimant, draw_goal, good, no_move_field, word_size, move_size, layer,
+          moves, results, keys, status, counts, cursor, node_keys, regs, slots, meta, out):
+    """The walk of one part, resumed where ``regs`` says and run until it needs Python: its records go to
+    `out`, the keys of the positions written to the key set (`slots`, `meta`). Returns a W_ code; the state
+    is kept in the arrays, so that calling it again goes on."""
+    depth, phase = regs[R_DEPTH], regs[R_PHASE]
+    deepest = moves.shape[0] - 1
+    while True:
+        if phase == P_ENTER:
+            if depth == deepest:  # no row for its children's children: deeper than any game
+                regs[R_DEPTH], regs[R_PHASE] = depth, phase
+                return W_DEEP
+            if regs[R_BUDGET] <= 0:
+                break
+            regs[R_BUDGET] -= 1
+            n = _children(s, g, table, bits, salt, depth, moves, results, keys, status)
+            if n < 0:
+                regs[R_FAULT] = n
+                regs[R_DEPTH], regs[R_PHASE] = depth, phase
+                return W_MOVES_FAULT
+            counts[depth] = n
+            mover = _mover(s, layer)
+            for i in range(n):
+                if results[depth, i] >= FIRST_FAULT:
+                    regs[R_FAULT] = results[depth, i]
+                    regs[R_DEPTH], regs[R_PHASE] = depth, phase
+                    return W_PLAY_FAULT
+            if mover == claimant:
+                chosen = -1
+                for i in range(n):
+                    if results[depth, i] != CONTINUE and _good_end(results[depth, i], mover, claimant, draw_goal):
+                        chosen = i
+                        break
+                if chosen < 0:
+                    for i in range(n):
+                        if results[depth, i] == CONTINUE and holds(slots, meta, keys[depth, i]):
+                            chosen = i
+                            break
+                if chosen >= 0:
+                    regs[R_CHOSEN] = moves[depth, chosen]
+                    phase = P_WRITE
+                else:
+                    cursor[depth] = 0
+                    phase = P_CHOOSE
+            else:
+                phase = P_COVER
+                cursor[depth] = 0
+                for i in range(n):
+                    if results[depth, i] != CONTINUE and not _good_end(results[depth, i], mover, claimant, draw_goal):
+                        phase = P_UP_FAILED
+                        break
+        elif phase == P_CHOOSE:  # known good children first, then the unknown ones, each once df-pn says good
+            n = counts[depth]
+            phase = P_UP_FAILED
+            c = cursor[depth]
+            while c < 2 * n:
+                i = c % n
+                if results[depth, i] == CONTINUE:
+                    known = status[depth, i]
+                    if c >= n and known == UNKNOWN:
+                        cursor[depth] = c
+                        regs[R_DEPTH], regs[R_PHASE] = depth, P_CHOOSE
+                        return W_PROVE
+                    if known == (good if c < n else GOOD_NOW):
+                        cursor[depth] = c
+                        if holds(slots, meta, keys[depth, i]):
+                            regs[R_CHOSEN] = moves[depth, i]
+                            phase = P_WRITE
+                        else:
+                            depth, phase = _down(s, g, depth, i, moves, keys, node_keys), P_ENTER
+                        break
+                c += 1
+        elif phase == P_COVER:  # every reply not yet in the part, in turn
+            n = counts[depth]
+            phase = P_WRITE
+            regs[R_CHOSEN] = no_move_field
+            c = cursor[depth]
+            while c < n:
+                if results[depth, c] == CONTINUE and not holds(slots, meta, keys[depth, c]):
+                    cursor[depth] = c
+                    depth, phase = _down(s, g, depth, c, moves, keys, node_keys), P_ENTER
+                    break
+                c += 1
+        elif phase == P_WRITE:
+            if not holds(slots, meta, node_keys[depth]):  # (a position met again below itself is written once)
+                count = np.int64(s[2])
+                size = count * word_size + 1 + move_size
+                if regs[R_USED] + size > out.size:
+                    regs[R_DEPTH], regs[R_PHASE] = depth, phase
+                    return W_FLUSH
+                if full(slots, meta):
+                    regs[R_DEPTH], regs[R_PHASE] = depth, phase
+                    return W_GROW
+                base = np.int64(s[0])
+                at = regs[R_USED]
+                for w in range(count):
+                    word = s[base + w]
+                    if word_size < 8 and (word >> np.uint64(8 * word_size)) != 0:
+                        regs[R_DEPTH], regs[R_PHASE] = depth, phase
+                        return W_WIDE
+                    for b in range(word_size):
+                        out[at] = np.uint8((word >> np.uint64(8 * b)) & np.uint64(0xFF))
+                        at += 1
+                out[at] = np.uint8(_mover(s, layer))
+                at += 1
+                chosen = np.uint64(regs[R_CHOSEN])
+                for b in range(move_size):
+                    out[at] = np.uint8((chosen >> np.uint64(8 * b)) & np.uint64(0xFF))
+                    at += 1
+                regs[R_USED] = at
+                put(slots, meta, node_keys[depth])
+                regs[R_RECORDS] += 1
+            phase = P_UP_PROVEN
+        else:  # P_UP_PROVEN or P_UP_FAILED: back to the parent with the child's verdict
+            if depth == 0:
+                regs[R_DEPTH], regs[R_PHASE] = depth, phase
+                return W_PROVEN if phase == P_UP_PROVEN else W_FAILED
+            depth -= 1
+            i = cursor[depth] % counts[depth]
+            K_undo(s, g, moves[depth, i])
+            mine = _mover(s, layer) == claimant
+            if phase == P_UP_PROVEN:
+                if mine:
+                    regs[R_CHOSEN] = moves[depth, i]
+                    phase = P_WRITE
+                else:
+                    cursor[depth] += 1
+                    phase = P_COVER
+            elif mine:
+                cursor[depth] += 1
+                phase = P_CHOOSE
+    regs[R_DEPTH], regs[R_PHASE] = depth, phase
+    return W_PAUSE
+
+
 @functools.cache
 def _kernels(kernels: Kernels) -> SimpleNamespace:
-    return bind_kernels((_children,), kernels)
+    return bind_kernels((_children, _good_end, _mover, _down, _walk), kernels, also=(keyset, dfpn))
 
 
 @dataclass
@@ -134,7 +295,6 @@ def certify(state: RulesState, search: Search, progress: Callable[[int], None] |
     else:
         value, claims = Value.DRAW, [(me, Goal.DRAW), (1 - me, Goal.DRAW)]
     size, move_size = word_bytes(min(game.board.mask.bit_length(), 64)), move_bytes(game.pass_move)
-    layout = record_layout(game.words, size, move_size)
     written = 0
 
     def count(nodes: int) -> None:
@@ -143,106 +303,96 @@ def certify(state: RulesState, search: Search, progress: Callable[[int], None] |
 
     parts = []
     for claimant, goal in claims:
-        walk = _Walk(search, state, claimant, goal, layout, no_move(move_size), count)
+        walk = _Walk(search, state, claimant, goal, size, move_size, count)
         records = walk.run(root)
-        parts.append((Part(claimant, goal, len(walk.done)), records))
-        written += len(walk.done)
+        parts.append((Part(claimant, goal, walk.nodes), records))
+        written += walk.nodes
     header = Header(game.name, tuple(state.history), state.record, value, game.words, size, len(parts), rules_file,
                     move_size)
     return Certificate(header, parts, time.perf_counter() - start)
 
 
 class _Walk:
-    """One part of a certificate: the claimant's proof from the root, packed post-order."""
+    """One part of a certificate: the claimant's proof from the root, packed post-order (a kernel walks; this
+    asks df-pn for it, writes what it packed, grows its key set and reports progress)."""
 
-    def __init__(self, search: Search, state: RulesState, claimant: int, goal: Goal, layout: struct.Struct,
-                 no_move: int, progress: Callable[[int], None]) -> None:
-        self.search, self.claimant, self.goal, self.layout, self.progress = search, claimant, goal, layout, progress
-        self.no_move = no_move
+    def __init__(self, search: Search, state: RulesState, claimant: int, goal: Goal, word_size: int, move_size: int,
+                 progress: Callable[[int], None]) -> None:
+        self.search, self.claimant, self.goal, self.progress = search, claimant, goal, progress
+        self.word_size, self.move_size = word_size, move_size
         self.game = state.game.name
         self.layer_words, self.max_plies = state.game.layer_words, state.game.max_plies
         self.attacker = state.to_move
         self.draw_ok = (claimant == self.attacker) == (goal is Goal.DRAW)  # the question exact.solve asked
         self.reversed = claimant != self.attacker  # its answers read the other way round
         self.salt = question_salt(self.attacker, self.draw_ok)
-        self.children = _kernels(search.kernels)._children
+        self.kernel = _kernels(search.kernels)._walk
         shape = (state.game.max_plies + 2, state.game.max_moves)
         self.moves = np.zeros(shape, dtype=np.int64)
         self.results = np.zeros(shape, dtype=np.int64)
         self.keys = np.zeros(shape, dtype=np.uint64)
         self.status = np.zeros(shape, dtype=np.int64)
+        self.counts = np.zeros(shape[0], dtype=np.int64)
+        self.cursor = np.zeros(shape[0], dtype=np.int64)
+        self.node_keys = np.zeros(shape[0], dtype=np.uint64)
+        self.regs = np.zeros(7, dtype=np.int64)
         self.done = KeySet()
-        self.records = tempfile.SpooledTemporaryFile(max_size=_RECORDS_IN_MEMORY)
-        self.pending = bytearray()
+        self.out = np.zeros(_WRITE_EVERY, dtype=np.uint8)
+
+    @property
+    def nodes(self) -> int:
+        """Positions written."""
+        return int(self.regs[R_RECORDS])
 
     def run(self, root: np.ndarray) -> IO[bytes]:
+        """The part's records, in a temporary file at its start."""
         s = root.copy()
-        if not self.visit(s, 0, int(self.search.kernels.key(s, self.search.tables))):
-            self.records.close()
-            raise RuntimeError("df-pn proved the root, but no proof could be read back from its table")
-        self.records.write(self.pending)
-        self.records.seek(0)
-        return self.records
-
-    def good_end(self, result: int, mover: int) -> bool:
-        """Whether a move by `mover` that ends the game with `result` is good for the claimant."""
-        if result == DRAW:
-            return self.goal is Goal.DRAW
-        return (result == MOVER_WINS) == (mover == self.claimant)
-
-    def visit(self, s: np.ndarray, depth: int, key: int) -> bool:
-        """Add the position `s` (canonical key `key`) and what its proof needs; False if it has none."""
-        words, mover = position(s, self.layer_words)
-        table = self.search.table
-        n = counted(self.children(s, self.search.tables, table.words, table.bits, self.salt, depth,
-                                  self.moves, self.results, self.keys, self.status), self.max_plies)
-        moves = self.moves[depth, :n].tolist()
-        results = self.results[depth, :n].tolist()
-        keys = self.keys[depth, :n].tolist()
-        if mover == self.claimant:
-            chosen = self.choose(s, depth, mover, moves, results, keys, self.status[depth, :n].tolist())
-            if chosen is None:
-                return False
-        else:
-            for move, result, child in zip(moves, results, keys):
-                if result != CONTINUE:
-                    if not self.good_end(result, mover):
-                        return False
-                elif child not in self.done and not self.descend(s, depth, move, child):
-                    return False
-            chosen = self.no_move
+        kernels, tables = self.search.kernels, self.search.tables
+        self.node_keys[0] = kernels.key(s, tables)
+        self.regs[R_PHASE] = P_ENTER
+        records = tempfile.SpooledTemporaryFile(max_size=_RECORDS_IN_MEMORY)
         try:
-            self.pending += self.layout.pack(*words, mover, chosen)
-        except struct.error:
-            self.records.close()
-            raise BadInput(f"a position of {self.game} has pieces beyond its board: no certificate") from None
-        if len(self.pending) >= _WRITE_EVERY:
-            self.records.write(self.pending)
-            self.pending.clear()
-        self.done.add(key)
-        if len(self.done) % _PROGRESS_EVERY == 0:
-            self.progress(len(self.done))
-        return True
+            while (code := self.step(s)) != W_PROVEN:
+                self.handle(code, s, records)
+            records.write(self.out[: self.regs[R_USED]].tobytes())
+        except BaseException:
+            records.close()
+            raise
+        records.seek(0)
+        return records
 
-    def choose(self, s: np.ndarray, depth: int, mover: int, moves: list[int], results: list[int], keys: list[int],
-               status: list[int]) -> int | None:
-        """The claimant's move: a good end, else a child already in the part, else one the table proves, else
-        the first that df-pn proves; None if none does."""
-        for move, result in zip(moves, results):
-            if result != CONTINUE and self.good_end(result, mover):
-                return move
-        unfinished = [(move, key, known) for move, result, key, known in zip(moves, results, keys, status)
-                      if result == CONTINUE]
-        for move, key, _ in unfinished:
-            if key in self.done:
-                return move
-        good, bad = (DISPROVEN, PROVEN) if self.reversed else (PROVEN, DISPROVEN)
-        for move, key, known in sorted(unfinished, key=lambda child: child[2] != good):
-            if known == bad or (known == UNKNOWN and not self.proves(s, move)):
-                continue
-            if self.descend(s, depth, move, key):
-                return move
-        return None
+    def step(self, s: np.ndarray) -> int:
+        table, tables = self.search.table, self.search.tables
+        self.regs[R_BUDGET] = _PROGRESS_EVERY
+        good = DISPROVEN if self.reversed else PROVEN
+        return int(self.kernel(s, tables, table.words, table.bits, self.salt, self.claimant, self.goal is Goal.DRAW,
+                               good, no_move(self.move_size), self.word_size, self.move_size, self.layer_words,
+                               self.moves, self.results, self.keys, self.status, self.counts, self.cursor,
+                               self.node_keys, self.regs, self.done.slots, self.done.meta, self.out))
+
+    def handle(self, code: int, s: np.ndarray, records: IO[bytes]) -> None:
+        """Do what the kernel returned for, or raise."""
+        depth = int(self.regs[R_DEPTH])
+        if code == W_PROVE:
+            index = self.cursor[depth] % self.counts[depth]
+            self.status[depth, index] = GOOD_NOW if self.proves(s, int(self.moves[depth, index])) else BAD_NOW
+        elif code == W_FLUSH:
+            records.write(self.out[: self.regs[R_USED]].tobytes())
+            self.regs[R_USED] = 0
+        elif code == W_GROW:
+            self.done.grow()
+        elif code == W_PAUSE:
+            self.progress(self.nodes)
+        elif code == W_FAILED:
+            raise RuntimeError("df-pn proved the root, but no proof could be read back from its table")
+        elif code == W_MOVES_FAULT:
+            counted(int(self.regs[R_FAULT]), self.max_plies)
+        elif code == W_PLAY_FAULT:
+            raise RulesBroken(Halt(int(self.regs[R_FAULT])), depth + 1, self.max_plies)
+        elif code == W_WIDE:
+            raise BadInput(f"a position of {self.game} has pieces beyond its board: no certificate")
+        else:
+            raise RuntimeError(f"the proof of {self.game} runs deeper than its longest game ({self.max_plies} plies)")
 
     def proves(self, s: np.ndarray, move: int) -> bool:
         """Whether df-pn proves that the claimant reaches the goal after `move`."""
@@ -250,13 +400,5 @@ class _Walk:
         kernels.play(s, tables, move)
         try:
             return self.search.prove(s, self.attacker, self.draw_ok) != self.reversed
-        finally:
-            kernels.undo(s, tables, move)
-
-    def descend(self, s: np.ndarray, depth: int, move: int, key: int) -> bool:
-        kernels, tables = self.search.kernels, self.search.tables
-        kernels.play(s, tables, move)
-        try:
-            return self.visit(s, depth + 1, key)
         finally:
             kernels.undo(s, tables, move)

@@ -18,7 +18,7 @@ import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -334,12 +334,12 @@ def _mid(s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key
     return phi, delta
 
 
-def bind_kernels(templates: tuple[Callable, ...], kernels: Kernels) -> SimpleNamespace:
+def bind_kernels(templates: tuple[Callable, ...], kernels: Kernels, also: tuple[ModuleType, ...] = ()) -> SimpleNamespace:
     """`templates`, written against the global names ``K_mover`` … ``K_estimate``, compiled for one game's
-    kernels (cached on disk)."""
+    kernels (cached on disk, and compiled again when a module of the game's, the table's or `also` changes)."""
     games = {inspect.getmodule(function) for function in kernels}
     return specialise(templates, {f"K_{name}": function for name, function in zip(Kernels._fields, kernels)},
-                      depends_on=sorted(games, key=lambda module: module.__name__) + [ttmod])
+                      depends_on=sorted(games, key=lambda module: module.__name__) + [ttmod, *also])
 
 
 @functools.cache
