@@ -74,3 +74,67 @@ def test_large_mobility_refutations_run_as_cube_jobs_with_every_proof_checked():
     assert "every cube's DRAT proof and the coverage proof checked by" in refuted.checks[-1]
     reachable = Check("after exactly 4 moves", False)
     assert _refuted_by_cubes(reachable, 9, 4) is False and reachable.problem.startswith("9 legal moves: sat")
+
+
+@pytest.fixture
+def notakto_certificate(tmp_path):
+    """A certificate of Notakto 4×4 from its start, and one of the position after a1, written by `solve`."""
+    start, later = tmp_path / "n44.cert", tmp_path / "n44-a1.cert"
+    assert main(["solve", "mnk-notakto:4,4,3", "--quiet", "--certificate", str(start)]) == 0
+    assert main(["solve", "mnk-notakto:4,4,3", "--moves", "a1", "--quiet", "--certificate", str(later)]) == 0
+    return start, later
+
+
+def test_a_given_certificate_is_checked_instead_of_solving_again(notakto_certificate, capsys):
+    start, _ = notakto_certificate
+    capsys.readouterr()
+    assert main(["results", "check", "mnk-notakto:4,4,3", "--certificate", str(start), "--json"]) == 0
+    [report] = json.loads(capsys.readouterr().out)["results"]
+    assert report["holds"] and report["checks"][0].startswith(f"the certificate {start} (")
+    assert "accepted by the independent checker: win for the first player" in report["checks"][0]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["mnk-notakto:5,5,3", "--certificate", "{start}"], "is a certificate of mnk-notakto:4,4,3, not of mnk-notakto:5,5,3"),
+    (["mnk-notakto:4,4,3", "--certificate", "{later}"], "after 'a1', not of its start"),
+    (["--certificate", "{start}"], "name the one result"),
+    (["othello-mobility-1", "--certificate", "{start}"], "is not a game value"),
+    (["mnk-notakto:4,4,3", "--certificate", "{start}", "--workers", "0"], "--workers must be between 1 and"),
+])
+def test_a_certificate_of_something_else_is_refused_in_one_line(notakto_certificate, capsys, argv, message):
+    start, later = notakto_certificate
+    capsys.readouterr()
+    assert main(["results", "check", *(a.format(start=start, later=later) for a in argv)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
+
+
+def test_a_tampered_certificate_does_not_hold(notakto_certificate, tmp_path, capsys):
+    import gzip
+
+    start, _ = notakto_certificate
+    data = gzip.decompress(start.read_bytes())
+    header, rest = data.split(b"\n", 1)
+    forged = tmp_path / "forged.cert"
+    assert b'"value":"win"' in header
+    forged.write_bytes(gzip.compress(header.replace(b'"value":"win"', b'"value":"loss"') + b"\n" + rest))
+    wrong = GameValue("mnk-notakto:4,4,3", Value.LOSS, None, Size.SMALL)
+    report = check(wrong, str(forged))
+    assert not report.holds and "claims loss for first (to move), but its parts prove win" in report.problem
+
+
+def test_a_huge_result_is_rechecked_only_from_a_certificate(notakto_certificate, monkeypatch, capsys):
+    from gameproof import results
+
+    start, _ = notakto_certificate
+    huge = GameValue("mnk-notakto:4,4,3", Value.WIN, None, Size.HUGE, note="a solve of hours")
+    monkeypatch.setattr(results, "RESULTS", (GameValue("mnk-notakto:4,5,3", Value.WIN, ("a1", "c1", "e1", "a2", "e2",
+                                                        "a3", "e3", "a4", "c4", "e4"), Size.SMALL), huge))
+    capsys.readouterr()
+    assert main(["results", "check", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["holds"] and document["not_rechecked"] == ["mnk-notakto:4,4,3"]
+    assert [r["name"] for r in document["results"]] == ["mnk-notakto:4,5,3"]
+    assert main(["results", "check", "mnk-notakto:4,4,3"]) == 2
+    assert "give --certificate FILE (a solve of hours)" in capsys.readouterr().err
+    assert main(["results", "check", "mnk-notakto:4,4,3", "--certificate", str(start), "--workers", "2"]) == 0

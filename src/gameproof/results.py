@@ -28,10 +28,12 @@ REFERENCE_CELLS = 16
 
 
 class Size(enum.Enum):
-    """How long a re-check takes: small ones run in `make test`, all in `gameproof results check`."""
+    """How long a re-check takes: small ones run in `make test`, large ones in `gameproof results check` too;
+    a huge one (a solve of hours) is re-checked from a certificate file given to it."""
 
     SMALL = "small"
     LARGE = "large"
+    HUGE = "huge"
 
 
 @dataclass(frozen=True)
@@ -104,10 +106,20 @@ class Check:
     seconds: float = 0.0
 
 
-def check(result: Result) -> Check:
-    """Re-check one result by its certificate (and a second route where one exists)."""
+def check(result: Result, certificate: str | None = None, workers: int = 1) -> Check:
+    """Re-check one result by its certificate (and a second route where one exists). A game value is solved
+    again, unless `certificate` names a certificate file of it, which the checker then checks (on `workers`
+    processes); a huge one needs that file."""
+    from gameproof.errors import BadInput
+
     started = time.perf_counter()
-    if isinstance(result, GameValue):
+    if certificate is not None and not isinstance(result, GameValue):
+        raise BadInput(f"--certificate: {result.name} is not a game value (its re-check solves again)")
+    if isinstance(result, GameValue) and certificate is not None:
+        report = _check_given(result, certificate, workers)
+    elif result.size is Size.HUGE:
+        raise BadInput(f"{result.name} is re-checked from its certificate: give --certificate FILE ({result.note})")
+    elif isinstance(result, GameValue):
         report = _check_value(result)
     elif isinstance(result, OthelloFlips):
         report = _check_flips(result)
@@ -157,12 +169,47 @@ def _check_value(result: GameValue) -> Check:
             report.problem = f"plain minimax disagrees: {Value.of_score(max(plain.values()))}, {' '.join(plain_best)}"
             return report
         report.checks.append("plain minimax (the m,n,k reference) agrees, move by move")
-    if state.game.variant is Variant.MISERE and board.rows * board.cols % 2 == 0:
+    report.holds = _mirror_consistent(result, report)
+    return report
+
+
+def _mirror_consistent(result: GameValue, report: Check) -> bool:
+    """Whether a misère value is consistent with the mirror argument (noted in `report`): on a board of an even
+    number of cells the first player never wins."""
+    from gameproof.games.mnk.state import MnkGame
+
+    game = MnkGame.from_name(result.game)
+    if game.variant is Variant.MISERE and game.board.rows * game.board.cols % 2 == 0:
         if result.value is Value.WIN:
             report.problem = "a misère board with an even number of cells cannot be a first-player win"
-            return report
+            return False
         report.checks.append("consistent with the mirror argument (even cells: no first-player win)")
-    report.holds = True
+    return True
+
+
+def _check_given(result: GameValue, path: str, workers: int) -> Check:
+    """Re-check a game value by the certificate in the file `path` (of the game's start): BadInput when it is a
+    certificate of something else."""
+    from gameproof.certify.check import check_certificate
+    from gameproof.certify.records import CertificateReader
+    from gameproof.errors import BadInput
+
+    with CertificateReader(path) as reader:
+        header = reader.header
+    if header.game != result.game:
+        raise BadInput(f"--certificate: {path} is a certificate of {header.game}, not of {result.game}")
+    if header.moves:
+        raise BadInput(f"--certificate: {path} is a certificate of {result.game} after {header.played!r}, not of "
+                       "its start")
+    report = Check(result.name, False)
+    checked = check_certificate(path, workers=workers)
+    if not checked.accepted or checked.value is not result.value:
+        report.problem = f"certificate not accepted: {checked.finding.message if checked.finding else checked.value}"
+        return report
+    positions = sum(part.checked for part in checked.parts)
+    report.checks.append(f"the certificate {path} ({positions:,} positions) accepted by the independent checker: "
+                         f"{checked.value} for the first player")
+    report.holds = _mirror_consistent(result, report)
     return report
 
 
