@@ -239,6 +239,48 @@ def test_an_interrupted_multi_worker_run_ends_at_once_and_leaves_nothing_behind(
         run.wait()
 
 
+@pytest.fixture(scope="module")
+def large_certificate(tmp_path_factory) -> Path:
+    """Misère 5×4 k3's certificate (365,564 positions: a check shared among processes)."""
+    path = tmp_path_factory.mktemp("certificate") / "m543.cert"
+    assert _finished(_gameproof("solve", "mnk-misere:5,4,3", "--value-only", "--quiet", "--certificate", str(path)))[0] == 0
+    return path
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads processes from /proc")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("after", [0.1, 1.5], ids=["processes starting", "processes checking"])
+def test_an_interrupted_shared_check_ends_at_once_and_leaves_nothing_behind(large_certificate, signum, after):
+    run = _gameproof("certificate", "check", str(large_certificate), "--workers", "2", "--quiet",
+                     start_new_session=True)
+    checkers: list[int] = []
+    try:
+        while len(checkers) < 2 and run.poll() is None:
+            checkers = _descendants(run.pid)
+            time.sleep(0.02)
+        time.sleep(after)
+        assert run.poll() is None, "the check ended before it could be interrupted"
+        sent = time.monotonic()
+        if signum == signal.SIGINT:
+            os.killpg(run.pid, signum)  # as Ctrl-C does: to every process of the terminal's group
+        else:
+            run.send_signal(signum)
+        _, err = run.communicate(timeout=10)
+        assert time.monotonic() - sent < 2
+        assert run.returncode == 128 + signum and err.strip().splitlines() == ["gameproof: interrupted"], err
+        deadline = time.monotonic() + 2
+        while any(map(_alive, checkers)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(map(_alive, checkers))
+    finally:
+        for pid in [run.pid, *checkers]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        run.wait()
+
+
 def test_a_dimacs_file_that_fails_midway_leaves_no_file(tmp_path):
     cnf = Cnf()
     cnf.add_clause([1, -2])

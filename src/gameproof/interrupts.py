@@ -14,9 +14,11 @@ say) stops with a fault in the same slot, which :class:`RulesBroken` names.
 
 from __future__ import annotations
 
+import ctypes
 import enum
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -185,3 +187,52 @@ def handling_signals() -> Iterator[None]:
         signal.set_wakeup_fd(previous_fd)
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+# --- worker processes ------------------------------------------------------------------------------------
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+@contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Start worker processes within the block: in the main thread, SIGINT is ignored within it, which the
+    processes started keep from their first instruction (an ignored signal stays ignored across exec; a
+    blocked one does not survive multiprocessing's spawn), so Ctrl-C reaches only the driver, which stops
+    them; a SIGTERM that comes within the block is acted on when it ends, so that no process is left half
+    started (its bootstrap cut off, printing a traceback). A Ctrl-C within the block (a few milliseconds a
+    process) is lost. Elsewhere than in the main thread, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    arrived: list[int] = []
+    previous = {signal.SIGINT: signal.signal(signal.SIGINT, signal.SIG_IGN),
+                signal.SIGTERM: signal.signal(signal.SIGTERM, lambda signum, frame: arrived.append(signum))}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if arrived:
+            handler = previous[signal.SIGTERM]
+            if callable(handler):
+                handler(signal.SIGTERM, None)
+            else:  # the default action (or none): the signal again, as it now stands
+                signal.raise_signal(signal.SIGTERM)
+
+
+def die_with_driver(driver: int) -> None:
+    """In a worker process started under :func:`ctrl_c_held`: be killed when the driver (process `driver`) dies
+    (Linux), rather than finish work nobody will read; and let Ctrl-C pass by (the driver decides), while the
+    programs the worker runs (drat-trim) still get it."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != driver:  # the driver died before the request took effect
+        os._exit(1)
+    # A handler of our own, not SIG_IGN (as the worker started with): exec resets it to the default, where
+    # SIG_IGN would be inherited by those programs, which then outlive an interruption.
+    signal.signal(signal.SIGINT, _let_pass)
+
+
+def _let_pass(signum: int, frame: object) -> None:
+    """A worker's Ctrl-C handler: nothing (the driver kills the workers when it is interrupted)."""

@@ -10,7 +10,8 @@ What this module imports, and why that keeps it independent of the search that b
   ``pass_turn``) bound to the game's parameters as plain Python, its board and its declared symmetries
   (:mod:`gameproof.framework.declaration`), and how its moves are coded and handed to the rules
   (:mod:`gameproof.framework.moves`);
-- :class:`gameproof.framework.state.RulesState`, only to draw a position that is rejected.
+- :class:`gameproof.framework.state.RulesState`, only to draw a position that is rejected;
+- :mod:`gameproof.interrupts`, so that the processes sharing a check stop with the one that started them.
 
 Nothing from :mod:`gameproof.search`, the numba kernels or their keys: legal moves, results, passes and
 the symmetric images of positions are computed here from the rule functions and the board's geometry.
@@ -27,6 +28,7 @@ read from the parts and compared with the one claimed.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -41,12 +43,13 @@ from gameproof.framework.game import Game
 from gameproof.framework.moves import complete_moves
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
+from gameproof.interrupts import ctrl_c_held, die_with_driver
 
 _CHUNK = 12  # bits of a word looked up at once when computing symmetric images
 _PROGRESS_EVERY = 1 << 16
 _ORDER = (Value.LOSS, Value.DRAW, Value.WIN)
 #: The fewest positions of a part that several processes share the check of (fewer are checked in one).
-SHARED_LEAST = 1 << 20
+SHARED_LEAST = 1 << 18
 _KEY_COST = 0.15  # reading a record's key, as a share of checking it (measured: bench/bench_certificate_check.py)
 _POLL_SECONDS = 0.5
 
@@ -226,11 +229,12 @@ def _check_shared(path: str, rules_file: str | None, index: int, part: Part, rep
     try:
         for (first, last), count in zip(stretches, counts):
             answers, answer = context.Pipe(duplex=False)
-            process = context.Process(target=_check_stretch, args=(path, rules_file, index, first, last, count, answer),
-                                      daemon=True, name=f"gameproof-check-{first}")
-            process.start()
-            answer.close()
-            workers_at.append((process, answers))
+            process = context.Process(target=_check_stretch, daemon=True, name=f"gameproof-check-{first}",
+                                      args=(os.getpid(), path, rules_file, index, first, last, count, answer))
+            with ctrl_c_held():  # Ctrl-C reaches this process only (once it knows the process), which stops it
+                process.start()
+                workers_at.append((process, answers))
+                answer.close()
         findings = []
         for process, answers in workers_at:  # in stretch order: the earliest finding is the part's
             while not answers.poll(_POLL_SECONDS):
@@ -270,11 +274,12 @@ def shares(nodes: int, workers: int) -> list[tuple[int, int]]:
     return [(first, last) for first, last in stretches if last > first]
 
 
-def _check_stretch(path: str, rules_file: str | None, index: int, first: int, last: int, count: Any,
+def _check_stretch(driver: int, path: str, rules_file: str | None, index: int, first: int, last: int, count: Any,
                    answer: Any) -> None:
-    """In a process of :func:`_check_shared`: sends the finding on the records after the `first`, up to the
-    `last`th, of part number `index` (None if there is none; a line, if the file cannot be read); keeps the
-    count of records checked in `count`."""
+    """In a process of :func:`_check_shared` (started by the process `driver`, and ending with it): sends the
+    finding on the records after the `first`, up to the `last`th, of part number `index` (None if there is
+    none; a line, if the file cannot be read); keeps the count of records checked in `count`."""
+    die_with_driver(driver)
 
     def tick(checked: int) -> None:
         count.value = checked

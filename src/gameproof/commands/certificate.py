@@ -39,7 +39,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--rules", metavar="FILE", help="where the rules file of a game loaded from a file is now "
                        "(by default the path the certificate gives; it must hold what it held then)")
     check.add_argument("--workers", type=int, default=1, metavar="N",
-                       help="share the check of each part of a million positions or more among N processes "
+                       help="share the check of each part of 262,144 positions or more among N processes "
                        f"(default 1; at most {MOST_CHECK_WORKERS})")
     check.add_argument("--json", action="store_true", help="one JSON document on stdout")
     check.add_argument("--quiet", action="store_true", help="no progress display")

@@ -12,7 +12,6 @@ are actors that live for the whole run, so what a task keeps in its process serv
 
 from __future__ import annotations
 
-import ctypes
 import enum
 import itertools
 import json
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from gameproof.errors import BadInput
+from gameproof.interrupts import ctrl_c_held, die_with_driver
 from gameproof.search.tt import SharedTable
 from gameproof.storage import connect_read_only
 
@@ -209,26 +209,6 @@ def _timed(task: Task, job: Job) -> tuple[Any, float]:
     return result, time.perf_counter() - began
 
 
-_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
-
-
-def _die_with_driver(driver: int) -> None:
-    """In a worker: be killed when the driver dies (Linux), rather than finish a job nobody will journal; and
-    let Ctrl-C pass by (the driver decides), while the programs the worker runs (drat-trim) still get it."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != driver:  # the driver died before the request took effect
-        os._exit(1)
-    # A handler of our own, not SIG_IGN: exec resets it to the default, and SIG_IGN (or a blocked signal,
-    # as the worker started with) would be inherited by those programs, which then outlive an interruption.
-    signal.signal(signal.SIGINT, _let_pass)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
-def _let_pass(signum: int, frame: object) -> None:
-    """A worker's Ctrl-C handler: nothing (the driver kills the workers when it is interrupted)."""
-
-
 def _run_on_processes(task: Task, pending: list[Job], keep: Callable[[str, tuple[Any, float]], None], workers: int,
                       retries: int) -> None:
     """A pool of spawned processes; when one dies the pool is rebuilt and the unfinished jobs run again.
@@ -240,9 +220,9 @@ def _run_on_processes(task: Task, pending: list[Job], keep: Callable[[str, tuple
     left = {job.key: job for job in pending}  # in submission order
     while left:
         pool = ProcessPoolExecutor(min(workers, len(left)), mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_die_with_driver, initargs=(os.getpid(),))
+                                   initializer=die_with_driver, initargs=(os.getpid(),))
         try:
-            with _ctrl_c_held():  # the workers start now (on submit): they inherit the blocked Ctrl-C
+            with ctrl_c_held():  # the workers start now (on submit): they inherit the blocked Ctrl-C
                 futures: dict[Future, str] = {pool.submit(_timed, task, job): key for key, job in left.items()}
             while futures:
                 ready, _ = wait(futures, return_when=FIRST_COMPLETED)
@@ -262,17 +242,6 @@ def _run_on_processes(task: Task, pending: list[Job], keep: Callable[[str, tuple
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
-
-
-@contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """SIGINT blocked in this thread within the block, and so in the processes it spawns (a blocked signal
-    stays blocked across exec): Ctrl-C reaches only the driver, which gets it when the block ends."""
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:
