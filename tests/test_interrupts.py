@@ -201,6 +201,37 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _interrupted_with_its_workers(run: subprocess.Popen, signum: int, after: float) -> None:
+    """Once `run` has two processes below it, send `signum` `after` seconds later (SIGINT to the whole group, as
+    Ctrl-C does); it must end within two seconds with the one line, and its workers with it."""
+    workers: list[int] = []
+    try:
+        while len(workers) < 2 and run.poll() is None:
+            workers = _descendants(run.pid)
+            time.sleep(0.02)
+        time.sleep(after)
+        assert run.poll() is None, "the run ended before it could be interrupted"
+        sent = time.monotonic()
+        if signum == signal.SIGINT:
+            os.killpg(run.pid, signum)
+        else:
+            run.send_signal(signum)
+        _, err = run.communicate(timeout=10)
+        assert time.monotonic() - sent < 2
+        assert run.returncode == 128 + signum and err.strip().splitlines() == ["gameproof: interrupted"], err
+        deadline = time.monotonic() + 2
+        while any(map(_alive, workers)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert workers and not any(map(_alive, workers))
+    finally:
+        for pid in [run.pid, *workers]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        run.wait()
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads processes from /proc")
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.parametrize("moment", ["workers starting", "workers solving"])
@@ -211,32 +242,8 @@ def _alive(pid: int) -> bool:
      "--quiet", "--db", "{folder}/book.db"]], ids=["cubes", "book"])
 def test_an_interrupted_multi_worker_run_ends_at_once_and_leaves_nothing_behind(tmp_path, command, moment, signum):
     run = _gameproof(*[word.format(folder=tmp_path) for word in command], start_new_session=True)
-    workers: list[int] = []
-    try:
-        while len(workers) < 2 and run.poll() is None:
-            workers = _descendants(run.pid)
-            time.sleep(0.02)
-        time.sleep(0.1 if moment == "workers starting" else 4.0)
-        sent = time.monotonic()
-        if signum == signal.SIGINT:
-            os.killpg(run.pid, signum)  # as Ctrl-C does: to every process of the terminal's group
-        else:
-            run.send_signal(signum)
-        _, err = run.communicate(timeout=10)
-        assert time.monotonic() - sent < 2
-        assert run.returncode == 128 + signum and err.strip().splitlines() == ["gameproof: interrupted"], err
-        deadline = time.monotonic() + 2
-        while any(map(_alive, workers)) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert workers and not any(map(_alive, workers))
-        assert not list(tmp_path.glob(".*.partial"))
-    finally:
-        for pid in [run.pid, *workers]:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        run.wait()
+    _interrupted_with_its_workers(run, signum, 0.1 if moment == "workers starting" else 4.0)
+    assert not list(tmp_path.glob(".*.partial"))
 
 
 @pytest.fixture(scope="module")
@@ -253,32 +260,7 @@ def large_certificate(tmp_path_factory) -> Path:
 def test_an_interrupted_shared_check_ends_at_once_and_leaves_nothing_behind(large_certificate, signum, after):
     run = _gameproof("certificate", "check", str(large_certificate), "--workers", "2", "--quiet",
                      start_new_session=True)
-    checkers: list[int] = []
-    try:
-        while len(checkers) < 2 and run.poll() is None:
-            checkers = _descendants(run.pid)
-            time.sleep(0.02)
-        time.sleep(after)
-        assert run.poll() is None, "the check ended before it could be interrupted"
-        sent = time.monotonic()
-        if signum == signal.SIGINT:
-            os.killpg(run.pid, signum)  # as Ctrl-C does: to every process of the terminal's group
-        else:
-            run.send_signal(signum)
-        _, err = run.communicate(timeout=10)
-        assert time.monotonic() - sent < 2
-        assert run.returncode == 128 + signum and err.strip().splitlines() == ["gameproof: interrupted"], err
-        deadline = time.monotonic() + 2
-        while any(map(_alive, checkers)) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not any(map(_alive, checkers))
-    finally:
-        for pid in [run.pid, *checkers]:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        run.wait()
+    _interrupted_with_its_workers(run, signum, after)
 
 
 def test_a_dimacs_file_that_fails_midway_leaves_no_file(tmp_path):
