@@ -329,3 +329,23 @@ def test_the_checker_loads_nothing_of_the_search(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("name", ["mnk:3,3,3", "mnk-misere:5,5,4", "hex:9", "breakthrough:6,5"])
+def test_the_checkers_keys_tell_positions_apart_exactly_as_the_games_keys_do(name):
+    """The checker's canonical keys (its own, from the board's geometry) against the kernels' keys of the game:
+    the same classes of positions, over random games (every position of 3×3, where symmetric ones meet)."""
+    import random
+
+    game = load_game(name)
+    images = Images(game)
+    rng = random.Random(11)
+    seen: dict[int, int] = {}  # the game's key -> the checker's
+    mine: dict[int, int] = {}  # the checker's -> the game's
+    for _ in range(300):
+        state = RulesState(game)
+        while not state.is_over():
+            ours, theirs = images.key(state.words, state.to_move), state.key
+            assert seen.setdefault(theirs, ours) == ours and mine.setdefault(ours, theirs) == theirs, state
+            state.play(rng.choice(state.legal_moves()))
+    assert len(seen) > 400  # 3×3: most of its 765 classes of positions

@@ -134,7 +134,8 @@ class Images:
             if sorted(image) != list(range(span)):
                 raise BadInput(f"{game.name}: the declared symmetry {symmetry.value} does not map the board onto itself")
             maps.append(image)
-        layers = game.layers
+        self.layers = layers = game.layers
+        self.one_word_layers = game.layer_words == 1  # a layer's cells are its word
         lane = layers * span
         self.lane_mask = (1 << lane) - 1
         self.offsets = [index * lane for index in range(len(maps))]
@@ -151,12 +152,15 @@ class Images:
 
     def key(self, words: tuple[int, ...], to_move: int) -> int | tuple[int, tuple[int, ...]]:
         """Equal for two positions exactly when one is an image of the other with the same side to move."""
-        words = tuple(self.game.layer_sets(words))
+        words = words[: self.layers] if self.one_word_layers else tuple(self.game.layer_sets(words))
         images = 0
         for word, shift, mask, table in self.tables:
             images |= table[words[word] >> shift & mask]
-        lane = self.lane_mask
-        least = min([images >> offset & lane for offset in self.offsets])
+        lane = least = self.lane_mask
+        for offset in self.offsets:  # a loop, not min() over a list: twice as fast
+            image = images >> offset & lane
+            if image < least:
+                least = image
         if max(words) >> self.span:  # bits beyond the board's cells stay where they are
             return least << 1 | to_move, tuple(word >> self.span for word in words)
         return least << 1 | to_move
