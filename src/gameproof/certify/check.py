@@ -40,7 +40,7 @@ from gameproof.certify.records import CertificateReader, Goal, Header, Part, fil
 from gameproof.errors import BadInput
 from gameproof.framework.declaration import DRAW, LOSS, ONGOING, WIN
 from gameproof.framework.game import Game
-from gameproof.framework.moves import complete_moves
+from gameproof.framework.moves import bits_of, complete_moves
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 from gameproof.interrupts import ctrl_c_held, die_with_driver
@@ -343,6 +343,8 @@ class _Rules:
         self.game, self.functions, self.arguments = game, game.rules, game.arguments
         self.passing = game.pass_move
         self.has_pass = callable(getattr(game.rules, "pass_turn", None))
+        # The rules take the words alone, and a move as its one cell's bit (what RuleArguments.of gives then).
+        self.plain = game.codes.parts == 1 and game.layer_words == 1 and not game.spec.turn_argument
 
     def legal(self, words: tuple[int, ...], to_move: int, cells: tuple[int, ...] = (), part: int = 0) -> int:
         """The cells of part `part` of the legal moves after the parts `cells` (0: the first parts)."""
@@ -356,6 +358,8 @@ class _Rules:
         """The codes of the legal moves (none where the side to move must pass or the game is over)."""
         codes = self.game.codes
         first = self.legal(words, to_move)
+        if codes.parts == 1:  # a move's code is its one cell
+            return list(bits_of(first))
         later = lambda index, earlier: self.legal(words, to_move, earlier, index)  # noqa: E731
         return [codes.encode(cells) for cells in complete_moves(first, later, codes)]
 
@@ -363,6 +367,8 @@ class _Rules:
         """The position after `move` (a code, or the pass)."""
         if move == self.passing:
             return tuple(self.functions.pass_turn(*self.arguments.of(words, to_move)))
+        if self.plain:
+            return tuple(self.functions.play(*words, 1 << move))
         return tuple(self.functions.play(*self.arguments.of(words, to_move, self.game.codes.decode(move))))
 
     def result(self, words: tuple[int, ...], to_move: int) -> int:
