@@ -146,6 +146,22 @@ def test_the_kernels_name_the_fault_they_found(broken, bug, command):
     assert raised.value.fault is FAULTS[bug] and raised.value.game == state.game.name
 
 
+@pytest.mark.parametrize("bug", ["occupied", "unchanged", "bad_result", "never_ends", "too_long"])
+def test_a_certificates_walk_names_the_fault_it_meets(broken, bug):
+    """The walk's own guards (a certificate's df-pn finds these first, so the walk is run here alone): a fault
+    at the root's moves, or deeper, where it asks df-pn, raises the fault by name, never a wrong certificate."""
+    from gameproof.certify.records import Goal
+    from gameproof.search.certificate import _Walk
+    from gameproof.search.solve import kept_search
+
+    game = Game(games_in_file(broken / f"{bug}.py")[0], {})
+    state = RulesState(game)
+    walk = _Walk(kept_search(game, Options(tt_mb=1)), state, 0, Goal.DRAW, 2, 1, lambda positions: None)
+    with pytest.raises(RulesBroken) as raised:
+        walk.run(state.frames())
+    assert raised.value.fault is FAULTS[bug]
+
+
 def _stopped_within_two_seconds(run: subprocess.Popen, signum: int, after: float) -> list[str]:
     """Send `signum` `after` seconds in; the lines of stderr, once the command ended within two seconds."""
     time.sleep(after)
