@@ -115,7 +115,7 @@ def check(result: Result, certificate: str | None = None, workers: int = 1) -> C
     started = time.perf_counter()
     if certificate is not None and not isinstance(result, GameValue):
         raise BadInput(f"--certificate: {result.name} is not a game value (its re-check solves again)")
-    if isinstance(result, GameValue) and certificate is not None:
+    if certificate is not None:
         report = _check_given(result, certificate, workers)
     elif result.size is Size.HUGE:
         raise BadInput(f"{result.name} is re-checked from its certificate: give --certificate FILE ({result.note})")

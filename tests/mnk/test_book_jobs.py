@@ -2,10 +2,8 @@
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -48,17 +46,10 @@ def _entries(path: Path) -> int:
         return 0  # not created yet
 
 
-def test_a_build_killed_by_sigkill_resumes_to_the_same_book(tmp_path, uninterrupted):
-    path = tmp_path / "book.db"
-    driver = subprocess.Popen([*BUILD, "--db", str(path), "--workers", "2"], start_new_session=True)
-    deadline = time.monotonic() + 120
-    while _entries(path) < 60 and driver.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert driver.poll() is None, "the build finished before it could be killed"
-    os.killpg(driver.pid, signal.SIGKILL)  # the driver and its workers, mid-way
-    driver.wait()
-    kept = _entries(path)
-    assert 60 <= kept < len(uninterrupted)
+def test_a_build_killed_by_sigkill_resumes_to_the_same_book(tmp_path, uninterrupted, killed_midway):
+    attempt, kept = killed_midway(lambda attempt: [*BUILD, "--db", str(tmp_path / f"book{attempt}.db"), "--workers", "2"],
+                                  lambda attempt: _entries(tmp_path / f"book{attempt}.db"), 60, len(uninterrupted))
+    path = tmp_path / f"book{attempt}.db"
     resumed = subprocess.run([*BUILD, "--db", str(path), "--workers", "2", "--json"], capture_output=True, text=True,
                              check=True)
     summary = json.loads(resumed.stdout)

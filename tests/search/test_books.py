@@ -2,13 +2,10 @@
 every entry equal to a direct solve, resumed after a lost job, moves kept by number, bad input one line."""
 
 import json
-import os
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -148,25 +145,17 @@ def _leaves(path: Path) -> int:
         return 0
 
 
-def test_a_build_killed_by_sigkill_resumes_to_the_same_book(tmp_path):
+def test_a_build_killed_by_sigkill_resumes_to_the_same_book(tmp_path, killed_midway):
     game = f"{DOMINEERING}:4,5"
     book_build.build(load_game(game), 4, tmp_path / "whole.db", options=SMALL)
-    for attempt in range(3):  # on a loaded machine the build may outrun the kill: then again, afresh
-        path = tmp_path / f"book{attempt}.db"
-        command = [sys.executable, "-m", "gameproof", "book", "build", game, str(path), "--depth", "4", "--workers",
-                   "2", "--tt-mb", "16", "--quiet"]
-        driver = subprocess.Popen(command, start_new_session=True)
-        deadline = time.monotonic() + 120
-        while _leaves(path) < 200 and driver.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert driver.poll() is None, "the build finished before it could be killed"
-        os.killpg(driver.pid, signal.SIGKILL)  # the driver and its workers, mid-way
-        driver.wait()
-        kept = _leaves(path)
-        if kept < 945:
-            break
-    assert 200 <= kept < 945
-    resumed = subprocess.run([*command, "--json"], capture_output=True, text=True, check=True)
+
+    def command(attempt: int) -> list[str]:
+        return [sys.executable, "-m", "gameproof", "book", "build", game, str(tmp_path / f"book{attempt}.db"),
+                "--depth", "4", "--workers", "2", "--tt-mb", "16", "--quiet"]
+
+    attempt, kept = killed_midway(command, lambda attempt: _leaves(tmp_path / f"book{attempt}.db"), 200, 945)
+    path = tmp_path / f"book{attempt}.db"
+    resumed = subprocess.run([*command(attempt), "--json"], capture_output=True, text=True, check=True)
     summary = json.loads(resumed.stdout)
     assert summary["already_there"] == kept and summary["solved"] == 945 - kept  # no finished leaf solved again
     same = lambda found: [row[:5] + row[7:] for row in found[1]]  # noqa: E731

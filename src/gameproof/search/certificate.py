@@ -249,6 +249,11 @@ class Certificate:
     def nodes(self) -> int:
         return sum(part.nodes for part, _ in self.parts)
 
+    def close(self) -> None:
+        """Let go of the parts' temporary files."""
+        for _, records in self.parts:
+            records.close()
+
 
 def check_certifiable(state: RulesState, source: str | None = None) -> RulesFile | None:
     """BadInput unless a certificate of `state`'s value can be built and checked (say so before solving).
@@ -335,7 +340,7 @@ class _Walk:
         self.counts = np.zeros(shape[0], dtype=np.int64)
         self.cursor = np.zeros(shape[0], dtype=np.int64)
         self.node_keys = np.zeros(shape[0], dtype=np.uint64)
-        self.regs = np.zeros(7, dtype=np.int64)
+        self.regs = np.zeros(R_FAULT + 1, dtype=np.int64)
         self.done = KeySet()
         self.out = np.zeros(_WRITE_EVERY, dtype=np.uint8)
 

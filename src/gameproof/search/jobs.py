@@ -222,7 +222,7 @@ def _run_on_processes(task: Task, pending: list[Job], keep: Callable[[str, tuple
         pool = ProcessPoolExecutor(min(workers, len(left)), mp_context=multiprocessing.get_context("spawn"),
                                    initializer=die_with_driver, initargs=(os.getpid(),))
         try:
-            with ctrl_c_held():  # the workers start now (on submit): they inherit the blocked Ctrl-C
+            with ctrl_c_held():  # the workers start now (on submit), with Ctrl-C ignored
                 futures: dict[Future, str] = {pool.submit(_timed, task, job): key for key, job in left.items()}
             while futures:
                 ready, _ = wait(futures, return_when=FIRST_COMPLETED)

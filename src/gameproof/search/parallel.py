@@ -481,7 +481,7 @@ def _confirmed(state: RulesState, loading: str, solution: Solution, table: Trans
         elif child.key not in seen:
             seen.add(child.key)
             claims.append((child, value.flipped()))
-    certificates = []
+    root_certificate = None
     with tempfile.TemporaryDirectory(prefix="gameproof-confirm-") as folder:
         for index, (position, value) in enumerate(claims):
             which = f"confirming the journal's answer: certificate {index + 1} of {len(claims)}"
@@ -503,5 +503,8 @@ def _confirmed(state: RulesState, loading: str, solution: Solution, table: Trans
             report = check_certificate(str(path), checked, workers=workers)
             if not report.accepted or report.value is not value:
                 return None
-            certificates.append(certificate)
-    return f"{len(claims)} certificate{'s' * (len(claims) > 1)} accepted by the independent checker", certificates[0]
+            if index == 0:
+                root_certificate = certificate
+            else:
+                certificate.close()  # its records, in temporary files, are not needed once checked
+    return f"{len(claims)} certificate{'s' * (len(claims) > 1)} accepted by the independent checker", root_certificate
