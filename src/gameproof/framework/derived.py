@@ -32,6 +32,8 @@ import numpy as np
 from numba import njit
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
+from gameproof import borrowed as borrowing
+from gameproof.borrowed import borrowed
 from gameproof.framework.declaration import DRAW, LOSS, ONGOING, WIN
 from gameproof.interrupts import Halt, stoppable
 from gameproof.jit import specialise
@@ -419,6 +421,7 @@ def perft(words, to_move, depth, count_finished, pass_is_ply, status, buffer):
     """Move paths of `depth` plies (see :mod:`gameproof.games.othello.perft` for the conventions); 0 once
     ``status[0]`` holds a reason to stop (a signal, or a fault this writes with the depth left). ``buffer``
     holds the moves of each depth of a game whose moves have several parts."""
+    status, buffer = borrowed((status, buffer))
     legal = first_parts(to_move, words)
     if not any_set(legal):
         outcome = R_result(*given(to_move, words))
@@ -518,7 +521,7 @@ def derive(game: Game) -> tuple[Kernels, Callable]:
     templates = (load, part, as_mask, given, first_parts, second_parts, third_parts, played, any_set, mover, remaining,
                  room, moves, starting_on, one_word_placements, continued, swapped, play, wins_at_once, undo, key,
                  estimate, perft)
-    made = specialise(templates, bindings, depends_on=[dfpn], fingerprint=game.fingerprint)
+    made = specialise(templates, bindings, depends_on=[dfpn, borrowing], fingerprint=game.fingerprint)
     for function in vars(made).values():
         function.gameproof_fingerprint = game.fingerprint
     kernels = Kernels(made.mover, made.remaining, made.moves, made.play, made.undo, made.key, made.estimate, made.room)

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from gameproof import borrowed as borrowing
+from gameproof.borrowed import borrowed
 from gameproof.interrupts import FIRST_FAULT, RulesBroken, stoppable
 from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
@@ -49,6 +51,7 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, stats)
     Threads sharing the table (``stats[_LANES]`` > 1) write their path into ``lanes``, leave for last the
     children (but the first) that another on the same question is searching, and stop once another has
     answered the question."""
+    s, g, words, lanes, bmove, bscore, stats = borrowed((s, g, words, lanes, bmove, bscore, stats))
     stats[_NODES] += 1
     if stats[_NODES] > stats[_LIMIT] or stats[HALT] != 0:
         return ABORTED
@@ -152,7 +155,7 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, stats)
 def _compiled(kernels: Kernels):
     games = {inspect.getmodule(function) for function in kernels}
     bindings = {f"K_{name}": function for name, function in zip(Kernels._fields, kernels)}
-    return specialise((_negamax,), bindings, depends_on=sorted(games, key=lambda module: module.__name__) + [ttmod])
+    return specialise((_negamax,), bindings, depends_on=sorted(games, key=lambda module: module.__name__) + [ttmod, borrowing])
 
 
 class AlphaBeta:

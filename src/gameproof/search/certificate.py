@@ -26,7 +26,9 @@ from typing import IO
 
 import numpy as np
 
+from gameproof import borrowed as borrowing
 from gameproof.answers import Value
+from gameproof.borrowed import borrowed
 from gameproof.certify.records import Goal, Header, Part, RulesFile, move_bytes, no_move, word_bytes
 from gameproof.errors import BadInput
 from gameproof.framework.game import Game
@@ -102,6 +104,8 @@ def _walk(s, g, table, bits, salt, claimant, draw_goal, good, no_move_field, wor
     """The walk of one part, resumed where ``regs`` says and run until it needs Python: its records go to
     `out`, the keys of the positions written to the key set (`slots`, `meta`). Returns a W_ code; the state
     is kept in the arrays, so that calling it again goes on."""
+    s, g, table, moves, results, keys, status, counts, cursor, node_keys, regs, slots, meta, out = borrowed(
+        (s, g, table, moves, results, keys, status, counts, cursor, node_keys, regs, slots, meta, out))
     depth, phase = regs[R_DEPTH], regs[R_PHASE]
     deepest = moves.shape[0] - 1
     while True:
@@ -234,7 +238,7 @@ def _walk(s, g, table, bits, salt, claimant, draw_goal, good, no_move_field, wor
 
 @functools.cache
 def _kernels(kernels: Kernels) -> SimpleNamespace:
-    return bind_kernels((_children, _good_end, _mover, _down, _walk), kernels, also=(keyset, dfpn))
+    return bind_kernels((_children, _good_end, _mover, _down, _walk), kernels, also=(keyset, dfpn, borrowing))
 
 
 @dataclass

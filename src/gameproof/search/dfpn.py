@@ -24,6 +24,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
+from gameproof import borrowed as borrowing
+from gameproof.borrowed import borrowed
 from gameproof.interrupts import FIRST_FAULT, Halt, RulesBroken, stoppable, wait_for_signal
 from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
@@ -139,6 +141,7 @@ K_room: Callable
 
 def _brute(s, g, buf, depth, attacker, draw_ok, stats):
     """Plain minimax: does the player to move reach their goal (attacker: win or draw_ok; defender: the opposite)?"""
+    s, g, buf, stats = borrowed((s, g, buf, stats))
     stats[_BF_NODES] += 1
     if depth >= stats[ROOM]:
         halt(stats, HALT, TOO_LONG, depth + 1)
@@ -175,6 +178,8 @@ def _mid(s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key
     Searchers sharing the table (``cfg[_LANES]`` > 1) write their path into ``lanes``, try a child that
     another has on its path only after its siblings (its delta counted twice), read the siblings' numbers
     again after a long child search, and stop once another has answered the question."""
+    s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta = borrowed((s, g, tt, lanes, cfg, stats, bmove, bkey, bphi,
+                                                                        bdelta))
     stats[_NODES] += 1
     if depth >= stats[ROOM]:
         halt(stats, HALT, TOO_LONG, depth + 1)
@@ -339,7 +344,7 @@ def bind_kernels(templates: tuple[Callable, ...], kernels: Kernels, also: tuple[
     kernels (cached on disk, and compiled again when a module of the game's, the table's or `also` changes)."""
     games = {inspect.getmodule(function) for function in kernels}
     return specialise(templates, {f"K_{name}": function for name, function in zip(Kernels._fields, kernels)},
-                      depends_on=sorted(games, key=lambda module: module.__name__) + [ttmod, *also])
+                      depends_on=sorted(games, key=lambda module: module.__name__) + [ttmod, borrowing, *also])
 
 
 @functools.cache
