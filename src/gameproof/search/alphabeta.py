@@ -87,6 +87,7 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, stats)
         move = bmove[depth, i]
         result = K_play(s, g, move)
         if result == CONTINUE:
+            ttmod.prefetch(words, bits, K_key(s, g) ^ _SALT)
             against_me, against_them = K_estimate(s, g, me)
             bmove[depth, m] = move
             bscore[depth, m] = against_them - against_me
