@@ -3,6 +3,7 @@
 Each command runs as ``python -m gameproof`` in a process of its own: a kernel that wrote out of bounds
 would kill it, and only a real signal shows how fast a command answers one."""
 
+import json
 import os
 import signal
 import subprocess
@@ -302,3 +303,54 @@ def test_an_output_file_appears_whole_or_not_at_all(tmp_path):
         partial.write_text("a whole proof")
         assert not target.exists()
     assert [path.name for path in tmp_path.iterdir()] == [target.name] and target.read_text() == "a whole proof"
+
+
+#: A row of cells filled in turn, where whoever must move at the full board loses: the first player loses on an
+#: even number of cells and wins on an odd one. Its estimate leaves the range the self-check enforces only at one
+#: position, which the self-check's random games do not reach.
+WILD_ESTIMATE = '''"""Fill a row in turn; whoever must move at the full board loses (tests/test_interrupts.py)."""
+import sys
+
+from gameproof.framework.declaration import LOSS, Board, GameSpec
+
+FULL = (1 << {cells}) - 1
+
+
+def start():
+    return (0, 0)
+
+
+def legal(x, o):
+    return ~(x | o) & FULL
+
+
+def play(x, o, move):
+    return (o, x | move)
+
+
+def result(x, o):
+    return LOSS
+
+
+def estimate(x, o):
+    if x | o == 0b111:
+        return {counts}
+    return 0, 0
+
+
+GAME = GameSpec(name="wild-{cells}", rules=sys.modules[__name__], summary="a row filled in turn",
+                board=lambda: Board(1, {cells}))
+'''
+
+
+@pytest.mark.parametrize(("counts", "engine"), [("1 << 40, 0", "dfpn"), ("-1, 0", "dfpn"), ("0, 1 << 62", "alphabeta")])
+@pytest.mark.parametrize(("cells", "value"), [(12, "loss"), (11, "win")])
+def test_an_estimate_out_of_range_where_the_self_check_never_looked_changes_no_value(tmp_path, counts, engine, cells,
+                                                                                      value):
+    """Counts past 65,535 or below 0 are held to that range in the kernels (unbounded, a count of 2**40 made df-pn
+    loop forever on 12 cells)."""
+    rules = tmp_path / "wild.py"
+    rules.write_text(WILD_ESTIMATE.format(cells=cells, counts=counts))
+    code, out, err = _finished(_gameproof("solve", str(rules), "--engine", engine, "--json", "--quiet"), seconds=120)
+    assert code == 0, err
+    assert json.loads(out)["value"] == value

@@ -34,7 +34,7 @@ from numba.np.unsafe.ndarray import to_fixed_tuple
 
 from gameproof import borrowed as borrowing
 from gameproof.borrowed import borrowed
-from gameproof.framework.declaration import DRAW, LOSS, ONGOING, WIN
+from gameproof.framework.declaration import DRAW, LOSS, MAX_ESTIMATE, ONGOING, WIN
 from gameproof.interrupts import Halt, stoppable
 from gameproof.jit import specialise
 from gameproof.search.dfpn import CONTINUE, DRAW as RESULT_DRAW, MOVER_LOSES, MOVER_WINS, Kernels, halt, raise_for_halt
@@ -402,8 +402,18 @@ def estimate(s, g, attacker):
     to_move = np.int64(s[base + WORDS + LAYER])
     for_mover, for_other = R_estimate(*given(to_move, load(s, base)))
     if to_move == attacker:
-        return np.int64(for_other), np.int64(for_mover)
-    return np.int64(for_mover), np.int64(for_other)
+        return bounded(for_other), bounded(for_mover)
+    return bounded(for_mover), bounded(for_other)
+
+
+def bounded(count):
+    """A count of the rules' estimate within 0 .. MAX_ESTIMATE, the range the self-check holds it to only where its
+    random games went: larger or negative, it would give a fresh node's proof numbers that claim a proof."""
+    if count <= 0:
+        return np.int64(0)
+    if count >= MAX_ESTIMATE:
+        return np.int64(MAX_ESTIMATE)
+    return np.int64(count)
 
 
 def position(s: np.ndarray, layer_words: int) -> tuple[tuple[int, ...], int]:
@@ -520,7 +530,7 @@ def derive(game: Game) -> tuple[Kernels, Callable]:
     }
     templates = (load, part, as_mask, given, first_parts, second_parts, third_parts, played, any_set, mover, remaining,
                  room, moves, starting_on, one_word_placements, continued, swapped, play, wins_at_once, undo, key,
-                 estimate, perft)
+                 estimate, bounded, perft)
     made = specialise(templates, bindings, depends_on=[dfpn, borrowing], fingerprint=game.fingerprint)
     for function in vars(made).values():
         function.gameproof_fingerprint = game.fingerprint
