@@ -274,9 +274,24 @@ def test_every_group_of_commands_ends_its_help_with_every_exit_code():
     for group in groups:
         help_text = " ".join(group.format_help().split())
         codes = help_text[help_text.index("exit codes: "):]
-        for code in ("0 success", "1 a finding", "2 bad input", "3 unknown", "4 the --proof", "130 interrupted",
-                     "143 terminated"):
+        for code in ("0 success", "1 a finding", "2 bad input", "3 unknown", "4 the --proof", "5 the work failed",
+                     "130 interrupted", "143 terminated"):
             assert code in codes, (group.prog, code)
+
+
+def test_work_that_fails_ends_in_one_line_and_exit_code_5_writing_nothing(tmp_path, monkeypatch):
+    """A failure no input caused (here: the workers of a solve dying more often than the retries allow)."""
+    from gameproof.search import jobs, parallel
+
+    def dying(*args, **options):
+        raise jobs.JobFailed("a worker died 3 times while running job solve-1")
+
+    monkeypatch.setattr(parallel, "solve_on_workers", dying)
+    certificate = tmp_path / "c4.cert"
+    run = invoke(["solve", "mnk:3,3,3", "--workers", "2", "--quiet", "--certificate", str(certificate)])
+    assert run.code == 5
+    assert run.err.splitlines() == ["gameproof: failed: a worker died 3 times while running job solve-1"]
+    assert not certificate.exists() and list(tmp_path.iterdir()) == []
 
 
 def test_top_level_help_says_what_othello_holds_and_how_solve_searches():

@@ -12,7 +12,7 @@ from contextlib import nullcontext
 from gameproof import __version__
 from gameproof.commands import book, certificate, check, demo, games, mnk, othello, reach, render, results, sudoku, tui
 from gameproof.commands._output import exit_codes
-from gameproof.errors import BadInput
+from gameproof.errors import BadInput, RunFailed
 from gameproof.interrupts import INTERRUPTED, Terminated, exit_code, handling_signals
 
 COMMAND_MODULES = (games, othello, mnk, book, demo, check, certificate, sudoku, render, tui, reach, results)
@@ -123,6 +123,9 @@ def _run(argv: Sequence[str] | None) -> int:
     except BadInput as error:
         print(f"gameproof: error: {error}", file=sys.stderr)
         return 2
+    except RunFailed as error:
+        print(f"gameproof: failed: {error}", file=sys.stderr)
+        return 5
     except (KeyboardInterrupt, Terminated) as interruption:
         print(INTERRUPTED, file=sys.stderr)
         return exit_code(interruption)

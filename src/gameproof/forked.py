@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from gameproof.errors import RunFailed
+
 T = TypeVar("T")
 _in_child = False  # whether this process is a task's child (and so inside its group)
 
@@ -60,7 +62,7 @@ def first_accepted(tasks: Sequence[Callable[[], T]], accept: Callable[[T], bool]
                 try:
                     succeeded, value = pipe.recv()
                 except EOFError:
-                    raise RuntimeError("a child process died without an answer") from None
+                    raise RunFailed("a child process died without an answer") from None
                 if not succeeded:
                     raise value
                 if accept(value):

@@ -37,7 +37,7 @@ from typing import Any
 from gameproof.answers import Value
 from gameproof.certify.proven import ProvenKeys
 from gameproof.certify.records import CertificateReader, Goal, Header, Part, file_sha256
-from gameproof.errors import BadInput
+from gameproof.errors import BadInput, RunFailed
 from gameproof.framework.declaration import DRAW, LOSS, ONGOING, WIN
 from gameproof.framework.game import Game
 from gameproof.framework.moves import bits_of, complete_moves
@@ -248,7 +248,7 @@ def _check_shared(path: str, rules_file: str | None, index: int, part: Part, rep
                 outcome = answers.recv()
             except EOFError:
                 process.join()
-                raise RuntimeError(f"a process checking {path} stopped without an answer (exit code "
+                raise RunFailed(f"a process checking {path} stopped without an answer (exit code "
                                    f"{process.exitcode})") from None
             if isinstance(outcome, str):
                 raise BadInput(outcome)

@@ -30,10 +30,11 @@ STDOUT = "-"
 def exit_codes(ok: str = "done", finding: str | None = None, unknown: bool = False,
                bad_input: str = "bad input (one line on stderr, never a traceback)", proof: bool = False) -> str:
     """A command's help epilog: what its exit codes mean, in the README's scheme (0 ok, 1 a finding, 2 bad
-    input, 3 unknown, 4 a proof its checker rejected; 130 interrupted, 143 terminated)."""
+    input, 3 unknown, 4 a proof its checker rejected, 5 the work failed; 130 interrupted, 143 terminated)."""
     codes = [f"0 {ok}", *([f"1 {finding}"] if finding else []), f"2 {bad_input}",
              *(["3 unknown (a time limit ran out)"] if unknown else []),
-             *(["4 the --proof written was rejected by its checker"] if proof else []), "130 interrupted (Ctrl-C)",
+             *(["4 the --proof written was rejected by its checker"] if proof else []),
+             "5 the work failed (a worker died, say; one line on stderr)", "130 interrupted (Ctrl-C)",
              "143 terminated (SIGTERM)"]
     return textwrap.fill("exit codes: " + "; ".join(codes) + ".", 79)
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from gameproof.commands._search import (backend_arguments, backend_from_args, options_from_args, print_values,
                                         search_arguments, search_progress, status_line)
 from gameproof.commands.certificate import certificate_argument
-from gameproof.errors import BadInput
+from gameproof.errors import BadInput, RunFailed
 from gameproof.framework.declaration import Engine
 from gameproof.framework.selfcheck import ON_LOAD
 from gameproof.search.solve_journal import CHECKPOINT_SECONDS
@@ -332,7 +332,7 @@ def _write_certificate(state: RulesState, source: str | None, search, path: str,
 
         certificate = built if built is not None else certify(state, search, progress, source)
     if certificate.header.value.value != value:
-        raise RuntimeError(f"the solve found {value}, but df-pn certified {certificate.header.value.value}")
+        raise RunFailed(f"the solve found {value}, but df-pn certified {certificate.header.value.value}")
     size = write_certificate(path, certificate.header, certificate.parts)
     return describe_certificate(path, certificate, size)
 

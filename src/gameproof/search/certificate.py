@@ -30,7 +30,7 @@ from gameproof import borrowed as borrowing
 from gameproof.answers import Value
 from gameproof.borrowed import borrowed
 from gameproof.certify.records import Goal, Header, Part, RulesFile, move_bytes, no_move, word_bytes
-from gameproof.errors import BadInput
+from gameproof.errors import BadInput, RunFailed
 from gameproof.framework.game import Game
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
@@ -393,7 +393,7 @@ class _Walk:
         elif code == W_PAUSE:
             self.progress(self.nodes)
         elif code == W_FAILED:
-            raise RuntimeError("df-pn proved the root, but no proof could be read back from its table")
+            raise RunFailed("df-pn proved the root, but no proof could be read back from its table")
         elif code == W_MOVES_FAULT:
             counted(int(self.regs[R_FAULT]), self.max_plies)
         elif code == W_PLAY_FAULT:
@@ -401,7 +401,7 @@ class _Walk:
         elif code == W_WIDE:
             raise BadInput(f"a position of {self.game} has pieces beyond its board: no certificate")
         else:
-            raise RuntimeError(f"the proof of {self.game} runs deeper than its longest game ({self.max_plies} plies)")
+            raise RunFailed(f"the proof of {self.game} runs deeper than its longest game ({self.max_plies} plies)")
 
     def proves(self, s: np.ndarray, move: int) -> bool:
         """Whether df-pn proves that the claimant reaches the goal after `move`."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from gameproof.errors import BadInput
+from gameproof.errors import BadInput, RunFailed
 from gameproof.interrupts import ctrl_c_held, die_with_driver
 from gameproof.search.tt import SharedTable
 from gameproof.storage import connect_read_only
@@ -52,7 +52,7 @@ class Backend(enum.Enum):
     RAY = "ray"  # a Ray cluster (`pip install gameproof[ray]`); a local one when no address is given
 
 
-class JobFailed(RuntimeError):
+class JobFailed(RunFailed):
     """A job raised, or its worker died more often than the retries allow."""
 
 

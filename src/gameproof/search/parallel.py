@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gameproof.answers import Value
-from gameproof.errors import BadInput
+from gameproof.errors import BadInput, RunFailed
 from gameproof.framework.declaration import Engine
 from gameproof.framework.game import Game
 from gameproof.framework.state import RulesState
@@ -251,7 +251,7 @@ class _Plan:
         """Record `answer`, which may ask the next question; RuntimeError if it contradicts an earlier one."""
         if question.answer is not None:
             if question.answer != answer:
-                raise RuntimeError(f"two workers answered a question differently: {question.ask.value} after "
+                raise RunFailed(f"two workers answered a question differently: {question.ask.value} after "
                                    f"{question.position.record!r}: {question.answer} and {answer}")
             return
         question.answer = answer

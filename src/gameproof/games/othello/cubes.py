@@ -26,7 +26,7 @@ from typing import Any
 
 from gameproof.answers import Status
 from gameproof.atomic import partial_name
-from gameproof.errors import BadInput
+from gameproof.errors import BadInput, RunFailed
 from gameproof.games.othello import rules
 from gameproof.games.othello.notation import PASS, square_name
 from gameproof.games.othello.reach import Replay, decode_moves, replay
@@ -230,7 +230,7 @@ def solve_by_cubes(min_legal: int, plies: int, journal: str | Path, *, cube_plie
             for cube, job in zip(cubes, jobs):
                 answer = answers[job.key]
                 if job.key not in kept.passed and (problem := _answer_problem(answer, cube, min_legal, plies, exact)):
-                    raise RuntimeError(f"cube {cube.key}: {problem}")  # a fresh answer: a bug, not a damaged file
+                    raise RunFailed(f"cube {cube.key}: {problem}")  # a fresh answer: a bug, not a damaged file
                 result.cube_seconds += answer["seconds"]
                 status = Status(answer["status"])
                 if status is Status.SAT:
@@ -357,6 +357,6 @@ def _cover(formula: ReachFormula, cubes: list[Cube], proof: Path) -> ProofCheck:
     with open_solver(SOLVER, proof=True) as solver:
         solver.add(covering)
         if solver.solve() is not False:
-            raise RuntimeError("the refuted cubes do not cover every game")
+            raise RunFailed("the refuted cubes do not cover every game")
         solver.write_proof(proof)
     return check_drat(covering, proof)
