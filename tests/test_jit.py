@@ -1,5 +1,6 @@
 """gameproof.jit: kernels specialised per game, and cached on disk across processes."""
 
+import os
 import subprocess
 import sys
 
@@ -45,6 +46,39 @@ def test_df_pn_is_loaded_from_the_disk_cache_in_a_new_process():
     hits, misses = map(int, subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
                                            text=True).stdout.split())
     assert hits == 1 and misses == 0
+
+
+#: Solves misère 4×4 k3 as declared (``all``) or declared without its symmetries (``none``: the same rules file and
+#: constants, so the same game fingerprint); prints the value and the nodes.
+_VARIANT = (
+    "import sys\n"
+    "from dataclasses import replace\n"
+    "from gameproof.framework.game import Game\n"
+    "from gameproof.framework.registry import specs\n"
+    "from gameproof.framework.state import RulesState\n"
+    "from gameproof.search.solve import solve\n"
+    "spec = specs()['mnk-misere']\n"
+    "if sys.argv[1] == 'none':\n"
+    "    spec = replace(spec, symmetries=())\n"
+    "solution = solve(RulesState(Game(spec, {'rows': 4, 'cols': 4, 'k': 3})), with_moves=False)\n"
+    "print(solution.value.value, solution.nodes)\n"
+)
+
+
+def _variant(symmetries: str, cache: str) -> str:
+    environment = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    return subprocess.run([sys.executable, "-c", _VARIANT, symmetries], check=True, capture_output=True, text=True,
+                          env=environment).stdout.strip()
+
+
+def test_a_game_with_its_symmetries_and_without_them_never_share_a_cached_search(tmp_path):
+    """Their kernels differ in one bound constant (the keys a frame holds), not in the game's fingerprint: the
+    search compiled for one, loaded from the disk cache for the other, once gave a wrong value."""
+    alone = _variant("none", str(tmp_path / "alone"))
+    shared = str(tmp_path / "shared")
+    declared = _variant("all", shared)
+    assert _variant("none", shared) == alone
+    assert declared != alone and declared.split()[0] == alone.split()[0] == "loss"
 
 
 def test_a_vectorised_kernel_leaves_numbas_setting_as_it_was():

@@ -182,7 +182,9 @@ def specialise(templates: Iterable[Callable], bindings: dict[str, Callable | int
     see each other (and themselves) by name, so they may recurse. The disk cache is keyed on the
     sources of `depends_on`, on which functions were bound and on `fingerprint` (what else the bound
     functions depend on, such as the constants of a game's parameters). A bound function may carry its own
-    fingerprint in an attribute ``gameproof_fingerprint``.
+    fingerprint in an attribute ``gameproof_fingerprint``; the kernels made here carry theirs (all of the
+    above), so that a kernel compiled against them is cached apart for every variant of them (one game
+    with its symmetries and without, say, whose own fingerprints differ only in a bound constant).
     """
     templates = list(templates)
     first = templates[0]
@@ -202,6 +204,7 @@ def specialise(templates: Iterable[Callable], bindings: dict[str, Callable | int
         dispatcher = numba.njit(cache=True, nogil=True)(function)
         if not numba.config.DISABLE_JIT:
             dispatcher._cache = _FingerprintedCache(function, fingerprint)
+        dispatcher.gameproof_fingerprint = hashlib.sha256(fingerprint.encode()).hexdigest()[:16]
         compiled[template.__name__] = dispatcher
     namespace.update(compiled)
     return SimpleNamespace(**compiled)

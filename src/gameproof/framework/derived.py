@@ -532,7 +532,5 @@ def derive(game: Game) -> tuple[Kernels, Callable]:
                  room, moves, starting_on, one_word_placements, continued, swapped, play, wins_at_once, undo, key,
                  estimate, bounded, perft)
     made = specialise(templates, bindings, depends_on=[dfpn, borrowing], fingerprint=game.fingerprint)
-    for function in vars(made).values():
-        function.gameproof_fingerprint = game.fingerprint
     kernels = Kernels(made.mover, made.remaining, made.moves, made.play, made.undo, made.key, made.estimate, made.room)
     return kernels, made.perft
