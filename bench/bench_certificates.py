@@ -29,12 +29,15 @@ def search_for(name: str, options: Options) -> Search:
 
 
 def warm_up(name: str) -> None:
-    """Compile (or load) the game's kernels: certify a position a few empty squares from the end."""
+    """Compile (or load) the game's kernels: certify a position a few plies from the end of a game that plays the
+    first legal move at each turn (any game: one whose moves are not empty cells, such as Othello's, too)."""
     state = RulesState(load_game(name))
-    for move in state.game.board.cells[: state.game.cells - 6]:
-        state.play(move)
-        if state.is_over():
-            state.undo()
+    line = []
+    while not state.is_over():
+        line.append(state.legal_moves()[0])
+        state.play(line[-1])
+    for _ in line[-6:]:
+        state.undo()
     certify(state, search_for(name, Options(tt_mb=1)))
 
 
