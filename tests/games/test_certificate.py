@@ -81,6 +81,16 @@ def test_the_misere_4x4_certificate_stays_small():
     assert built("mnk-misere:4,4,3").nodes < 20_000  # 16,417 when written
 
 
+def test_a_walk_reports_its_progress_even_while_it_keeps_asking_df_pn():
+    """Positions written and the nodes df-pn spent proving again what a small table lost, every 16,384 positions
+    entered (a walk that asked df-pn more often than that once reported nothing at all)."""
+    state = RulesState(load_game("mnk-misere:4,4,3"))
+    reports = []
+    certificate = certify(state, kept_search(state.game, Options(tt_mb=0.25)), lambda *now: reports.append(now))
+    written = sum(part.nodes for part, _ in certificate.parts)
+    assert reports and all(0 < positions <= written and reproved > 0 for positions, reproved in reports)
+
+
 # --- tampering --------------------------------------------------------------------------------------
 
 

@@ -326,9 +326,10 @@ def _write_certificate(state: RulesState, source: str | None, search, path: str,
     from gameproof.search.certificate import certify
 
     with status_line(quiet, "certificate: starting") as show:
-        def progress(nodes: int) -> None:
+        def progress(positions: int, reproved: int) -> None:
             if show is not None:
-                show(f"certificate: {nodes:,} positions")
+                show(f"certificate: {positions:,} positions" + (f", {reproved:,} df-pn nodes proving again what the "
+                                                                 "table lost" if reproved else ""))
 
         certificate = built if built is not None else certify(state, search, progress, source)
     if certificate.header.value.value != value:

@@ -285,13 +285,14 @@ def check_certifiable(state: RulesState, source: str | None = None) -> RulesFile
     return rules_file
 
 
-def certify(state: RulesState, search: Search, progress: Callable[[int], None] | None = None,
+def certify(state: RulesState, search: Search, progress: Callable[[int, int], None] | None = None,
             source: str | None = None) -> Certificate:
     """A certificate of the value of the unfinished position `state`, from `search` (df-pn over the
     kernels of the state's game; its table may hold an earlier solve of the position).
 
     `source` is the game as it was named (see :func:`check_certifiable`). ``progress`` is called with the
-    number of positions written so far, now and then."""
+    number of positions written so far and the df-pn nodes spent proving again what the table no longer held,
+    now and then (during a long proof too)."""
     rules_file = check_certifiable(state, source)
     game = state.game
     start = time.perf_counter()
@@ -304,11 +305,11 @@ def certify(state: RulesState, search: Search, progress: Callable[[int], None] |
     else:
         value, claims = Value.DRAW, [(me, Goal.DRAW), (1 - me, Goal.DRAW)]
     size, move_size = word_bytes(min(game.board.mask.bit_length(), 64)), move_bytes(game.pass_move)
-    written = 0
+    written = reproved = 0
 
-    def count(nodes: int) -> None:
+    def count(nodes: int, nodes_reproving: int) -> None:
         if progress is not None:
-            progress(written + nodes)
+            progress(written + nodes, reproved + nodes_reproving)
 
     parts = []
     for claimant, goal in claims:
@@ -316,6 +317,7 @@ def certify(state: RulesState, search: Search, progress: Callable[[int], None] |
         records = walk.run(root)
         parts.append((Part(claimant, goal, walk.nodes), records))
         written += walk.nodes
+        reproved += walk.reproved
     header = Header(game.name, tuple(state.history), state.record, value, game.words, size, len(parts), rules_file,
                     move_size)
     return Certificate(header, parts, time.perf_counter() - start)
@@ -326,8 +328,9 @@ class _Walk:
     asks df-pn for it, writes what it packed, grows its key set and reports progress)."""
 
     def __init__(self, search: Search, state: RulesState, claimant: int, goal: Goal, word_size: int, move_size: int,
-                 progress: Callable[[int], None]) -> None:
+                 progress: Callable[[int, int], None]) -> None:
         self.search, self.claimant, self.goal, self.progress = search, claimant, goal, progress
+        self.reproved = 0  # df-pn nodes spent in `proves`
         self.word_size, self.move_size = word_size, move_size
         self.game = state.game.name
         self.layer_words, self.max_plies = state.game.layer_words, state.game.max_plies
@@ -359,6 +362,7 @@ class _Walk:
         kernels, tables = self.search.kernels, self.search.tables
         self.node_keys[0] = kernels.key(s, tables)
         self.regs[R_PHASE] = P_ENTER
+        self.regs[R_BUDGET] = _PROGRESS_EVERY
         records = tempfile.SpooledTemporaryFile(max_size=_RECORDS_IN_MEMORY)
         try:
             while (code := self.step(s)) != W_PROVEN:
@@ -372,7 +376,6 @@ class _Walk:
 
     def step(self, s: np.ndarray) -> int:
         table, tables = self.search.table, self.search.tables
-        self.regs[R_BUDGET] = _PROGRESS_EVERY
         good = DISPROVEN if self.reversed else PROVEN
         return int(self.kernel(s, tables, table.words, table.bits, self.salt, self.claimant, self.goal is Goal.DRAW,
                                good, no_move(self.move_size), self.word_size, self.move_size, self.layer_words,
@@ -390,8 +393,9 @@ class _Walk:
             self.regs[R_USED] = 0
         elif code == W_GROW:
             self.done.grow()
-        elif code == W_PAUSE:
-            self.progress(self.nodes)
+        elif code == W_PAUSE:  # every _PROGRESS_EVERY positions entered, whatever the kernel returned for between
+            self.regs[R_BUDGET] = _PROGRESS_EVERY
+            self.progress(self.nodes, self.reproved)
         elif code == W_FAILED:
             raise RunFailed("df-pn proved the root, but no proof could be read back from its table")
         elif code == W_MOVES_FAULT:
@@ -406,8 +410,14 @@ class _Walk:
     def proves(self, s: np.ndarray, move: int) -> bool:
         """Whether df-pn proves that the claimant reaches the goal after `move`."""
         kernels, tables = self.search.kernels, self.search.tables
+        before = self.search.nodes
+
+        def reproving(nodes: int, entries: int, capacity: int) -> None:
+            self.progress(self.nodes, self.reproved + nodes - before)
+
         kernels.play(s, tables, move)
         try:
-            return self.search.prove(s, self.attacker, self.draw_ok) != self.reversed
+            return self.search.prove(s, self.attacker, self.draw_ok, reproving) != self.reversed
         finally:
+            self.reproved += self.search.nodes - before
             kernels.undo(s, tables, move)

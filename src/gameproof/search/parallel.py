@@ -486,9 +486,10 @@ def _confirmed(state: RulesState, loading: str, solution: Solution, table: Trans
         for index, (position, value) in enumerate(claims):
             which = f"confirming the journal's answer: certificate {index + 1} of {len(claims)}"
 
-            def built(positions: int) -> None:
+            def built(positions: int, reproved: int) -> None:
                 if confirming is not None:
-                    confirming(f"{which}, {positions:,} positions written")
+                    confirming(f"{which}, {positions:,} positions written" + (f", {reproved:,} df-pn nodes proving "
+                                                                               "again" if reproved else ""))
 
             def checked(done: int, total: int) -> None:
                 if confirming is not None:
