@@ -7,7 +7,7 @@ import pytest
 
 from gameproof.answers import Value
 from gameproof.cli import main
-from gameproof.results import RESULTS, GameValue, Size, check
+from gameproof.results import RESULTS, FirstMoves, GameValue, Size, check
 
 PAGE = (Path(__file__).parent.parent / "docs" / "results.md").read_text()
 
@@ -28,11 +28,18 @@ def test_every_result_is_on_the_page_with_its_value():
             assert f"**{result.value}**" in row
 
 
-@pytest.mark.parametrize("wrong", [GameValue("mnk-notakto:4,4,3", Value.LOSS, None, Size.SMALL),
+@pytest.mark.parametrize("wrong", [GameValue("mnk-notakto:4,4,3", Value.LOSS, FirstMoves.EVERY, Size.SMALL),
                                    GameValue("mnk-notakto:4,4,3", Value.WIN, ("a1",), Size.SMALL)])
 def test_a_wrong_claim_does_not_hold(wrong):
     report = check(wrong)
     assert not report.holds and "solved win" in report.problem
+
+
+def test_a_value_claimed_without_its_first_moves_is_checked_by_value():
+    report = check(GameValue("mnk-notakto:4,4,3", Value.WIN, FirstMoves.UNSOLVED, Size.SMALL))
+    assert report.holds, report.problem
+    assert "df-pn: win, not solved one by one (the value only)" in report.checks
+    assert not check(GameValue("mnk-notakto:4,4,3", Value.DRAW, FirstMoves.UNSOLVED, Size.SMALL)).holds
 
 
 def test_cli_checks_the_small_ones_and_refuses_unknown_names(capsys):
@@ -118,7 +125,7 @@ def test_a_tampered_certificate_does_not_hold(notakto_certificate, tmp_path, cap
     forged = tmp_path / "forged.cert"
     assert b'"value":"win"' in header
     forged.write_bytes(gzip.compress(header.replace(b'"value":"win"', b'"value":"loss"') + b"\n" + rest))
-    wrong = GameValue("mnk-notakto:4,4,3", Value.LOSS, None, Size.SMALL)
+    wrong = GameValue("mnk-notakto:4,4,3", Value.LOSS, FirstMoves.EVERY, Size.SMALL)
     report = check(wrong, str(forged))
     assert not report.holds and "claims loss for first (to move), but its parts prove win" in report.problem
 
@@ -127,7 +134,7 @@ def test_a_huge_result_is_rechecked_only_from_a_certificate(notakto_certificate,
     from gameproof import results
 
     start, _ = notakto_certificate
-    huge = GameValue("mnk-notakto:4,4,3", Value.WIN, None, Size.HUGE, note="a solve of hours")
+    huge = GameValue("mnk-notakto:4,4,3", Value.WIN, FirstMoves.EVERY, Size.HUGE, note="a solve of hours")
     monkeypatch.setattr(results, "RESULTS", (GameValue("mnk-notakto:4,5,3", Value.WIN, ("a1", "c1", "e1", "a2", "e2",
                                                         "a3", "e3", "a4", "c4", "e4"), Size.SMALL), huge))
     capsys.readouterr()
