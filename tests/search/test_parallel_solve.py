@@ -12,6 +12,7 @@ from gameproof.cli import main
 from gameproof.framework.declaration import Engine
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
+from gameproof.search import parallel
 from gameproof.search.dfpn import Options, Search
 from gameproof.search.parallel import solve_on_workers
 from gameproof.search.solve import solve
@@ -51,15 +52,16 @@ def test_one_worker_on_the_shared_path_searches_as_the_plain_solve():
     assert (alone.value, alone.moves, alone.nodes) == (plain.value, plain.moves, plain.nodes)
 
 
-def test_progress_reports_nodes_the_table_census_and_the_root_numbers():
-    state = RulesState(load_game("mnk-misere:5,5,3"), "c3")  # seconds: a report a second
+def test_progress_reports_nodes_the_table_census_and_the_root_numbers(monkeypatch):
+    monkeypatch.setattr(parallel, "_REPORT_SECONDS", 0.02)  # many reports however loaded the machine is
+    state = RulesState(load_game("mnk-misere:5,5,3"), "c3")  # millions of nodes: the root stored many times
     seen = []
     solution = solve_on_workers(state, SMALL, workers=2, with_moves=False, progress=seen.append)
     last = solution.last
     assert last.nodes == solution.nodes and last.workers == 2
     assert last.proven > 0 and last.disproven > 0 and last.proven + last.disproven + last.open <= last.capacity
     assert all(later.nodes >= earlier.nodes for earlier, later in zip(seen, seen[1:]))
-    assert solution.seconds < 1.5 or any(report.root is not None and min(report.root) > 0 for report in seen)
+    assert any(report.root is not None and min(report.root) > 0 for report in seen)
 
 
 def test_census_counts_entries_by_kind():
