@@ -9,10 +9,8 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from gameproof.atomic import atomic_output
@@ -124,19 +122,14 @@ def test_rules_with_a_bug_end_in_one_line_never_a_crash(broken, bug, command):
 
 
 FAULTS = {"occupied": Halt.UNCHANGED, "unchanged": Halt.UNCHANGED, "bad_result": Halt.UNKNOWN_RESULT,
-          "never_ends": Halt.NO_MOVE, "too_long": Halt.TOO_LONG, "bad_order": Halt.BAD_MOVE}
+          "never_ends": Halt.NO_MOVE, "too_long": Halt.TOO_LONG}
 
 
-@pytest.mark.parametrize(("bug", "command"), CASES)
+@pytest.mark.parametrize(("bug", "command"), [(bug, command) for bug, command in CASES if bug in FAULTS])
 def test_the_kernels_name_the_fault_they_found(broken, bug, command):
-    """The kernels' own guards, whatever checks the rules before they reach a kernel."""
-    spec = games_in_file(broken / f"{bug}.py")[0]
-    if bug == "bad_order":  # a Game refuses such an order when it reads it: hand the kernels one directly
-        game = Game(replace(spec, move_order=None), {})
-        game.__dict__["move_order"] = np.array(spec.move_order(), dtype=np.int64)
-    else:
-        game = Game(spec, {})
-    state = RulesState(game)
+    """The kernels' own guards, whatever checks the rules before they reach a kernel (a move order is checked by
+    the Game that reads it, and only ranks the moves the kernels find)."""
+    state = RulesState(Game(games_in_file(broken / f"{bug}.py")[0], {}))
     with pytest.raises(RulesBroken) as raised:
         if command == "perft":
             fast_perft(state, 5)

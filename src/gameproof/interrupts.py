@@ -49,7 +49,6 @@ class Halt(enum.IntEnum):
     UNKNOWN_RESULT = 5
     NO_MOVE = 6
     UNCHANGED = 7
-    BAD_MOVE = 8
     TOO_MANY_MOVES = 9
     DEAD_END = 10
 
@@ -66,7 +65,6 @@ _FAULTS = {
     Halt.UNKNOWN_RESULT: "result() returned a code that is none of ONGOING, WIN, LOSS, DRAW",
     Halt.NO_MOVE: "no side can move, yet result() says ONGOING (the game never ends)",
     Halt.UNCHANGED: "play() left the position unchanged",
-    Halt.BAD_MOVE: "a move order naming a cell off the board",
     Halt.TOO_MANY_MOVES: "a position has more legal moves than the game's max_moves",
     Halt.DEAD_END: "legal() gave a first part that no legal move continues",
 }

@@ -333,7 +333,6 @@ BROKEN_DECLARATIONS = {
     "a board that is no Board": (_declared("board=lambda: 3"), "board() must return a Board"),
     "max_plies of a number": (_declared("max_plies=12"), "max_plies must be a function"),
     "max_plies giving zero": (_declared("board=lambda: Board(1, 4), max_plies=lambda: 0"), "max_plies() must give"),
-    "move_order leaving out moves": (_declared("board=lambda: Board(1, 4), move_order=lambda: [0, 1]"), "move_order"),
     "pieces for fewer words": (_declared("board=lambda: Board(1, 4), pieces='X'"), "pieces must give"),
 }
 

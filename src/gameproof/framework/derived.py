@@ -15,10 +15,11 @@ updated from the cells that changed), taking one back steps back a frame.
 
 The kernels guard what rules with a bug could break: ``room`` tells the searches how many frames the
 state array holds past the current one (a game longer than that is a fault, never a write past the end);
-``moves`` returns a fault for a move order outside the board, more moves than the game declares, or a
-first part that no move continues; ``play`` for a move that changes nothing, an unknown result code, or a
-position where no side can move but ``result`` says the game goes on; perft stops with the same faults. See
-:class:`gameproof.interrupts.Halt`.
+``moves`` returns a fault for more moves than the game declares, or a first part that no move continues;
+``play`` for a move that changes nothing, an unknown result code, or a position where no side can move but
+``result`` says the game goes on; perft stops with the same faults. See :class:`gameproof.interrupts.Halt`.
+A declared move order only ranks the moves (:attr:`Game.move_ranks`): a cell it leaves out comes last, never
+left out.
 """
 
 from __future__ import annotations
@@ -43,14 +44,17 @@ if TYPE_CHECKING:
     from gameproof.framework.game import Game
 
 HEADER = 3  # s[0] frame offset, s[1] frame size, s[2] words
-UNKNOWN_RESULT, NO_MOVE, UNCHANGED, BAD_MOVE, TOO_MANY_MOVES, DEAD_END = (int(fault) for fault in (
-    Halt.UNKNOWN_RESULT, Halt.NO_MOVE, Halt.UNCHANGED, Halt.BAD_MOVE, Halt.TOO_MANY_MOVES, Halt.DEAD_END))
+UNKNOWN_RESULT, NO_MOVE, UNCHANGED, TOO_MANY_MOVES, DEAD_END = (int(fault) for fault in (
+    Halt.UNKNOWN_RESULT, Halt.NO_MOVE, Halt.UNCHANGED, Halt.TOO_MANY_MOVES, Halt.DEAD_END))
 # slots of the info table g[1]: then, from INFO_MASKS on, the board's cells in each word of a layer
 INFO_CELLS, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM, INFO_LOOKAHEAD, INFO_MASKS = range(5)
 # how `remaining` bounds the plies left: the empty cells, the rules' plies_left, or not at all
 EMPTY_CELLS, PLIES_LEFT, UNBOUNDED = range(3)
 #: What `remaining` gives when nothing bounds the plies left (the searches never switch to plain minimax).
 FAR = 1 << 30
+#: The most legal moves of a one-word placement game that `moves` sorts by rank as it finds them (insertion sort);
+#: with more it looks up each of the board's cells in order.
+SORTED_AT_MOST = 12
 
 if numba.config.DISABLE_JIT:  # numba's intrinsic only compiles: the kernels as plain Python (differential tests)
 
@@ -210,7 +214,8 @@ def room(s):
 
 def moves(s, g, out):
     if PARTS == 1 and LAYER == 1:  # one word of cells: the code placement games always ran (the loops below cost 10%)
-        return one_word_placements(s[np.int64(s[0]) + WORDS], g[2], out)
+        return one_word_placements(s[np.int64(s[0]) + WORDS], g[2], g[1][INFO_MASKS], out)
+    # g[2]: the game's move ranks (Game.move_ranks): the board's cells in order, then each code's rank
     base = np.int64(s[0])
     legal = base + WORDS  # the first parts' mask, in the frame
     empty = True
@@ -221,26 +226,24 @@ def moves(s, g, out):
         out[0] = PASS_MOVE
         return 1
     to_move = np.int64(s[base + WORDS + LAYER])
-    order = g[2]
+    ranked = g[2]
     n = 0
-    if order.size > 0:
-        for i in range(order.size):
-            cell = order[i]
-            if np.uint64(cell) >= np.uint64(BASE):
-                return -BAD_MOVE
-            if (s[legal + (cell >> 6)] >> np.uint64(cell & 63)) & np.uint64(1):
-                n = starting_on(s, base, to_move, cell, out, n)
-                if n < 0:
-                    return n
-    else:
-        for w in range(LAYER):
-            cells = s[legal + w]
-            while cells != np.uint64(0):
-                cell = 64 * w + trailing_zeros(cells)
-                cells &= cells - np.uint64(1)
-                n = starting_on(s, base, to_move, cell, out, n)
-                if n < 0:
-                    return n
+    for i in range(ranked.size - BASE):  # the board's cells in the declared order
+        cell = ranked[i]
+        if (s[legal + (cell >> 6)] >> np.uint64(cell & 63)) & np.uint64(1):
+            n = starting_on(s, base, to_move, cell, out, n)
+            if n < 0:
+                return n
+    for w in range(LAYER):  # lowest first: every cell without an order, else only what is off the board (a bug's)
+        cells = s[legal + w]
+        if ranked.size > 0:
+            cells &= ~g[1][INFO_MASKS + w]
+        while cells != np.uint64(0):
+            cell = 64 * w + trailing_zeros(cells)
+            cells &= cells - np.uint64(1)
+            n = starting_on(s, base, to_move, cell, out, n)
+            if n < 0:
+                return n
     return n
 
 
@@ -253,23 +256,31 @@ def starting_on(s, base, to_move, cell, out, n):
     return continued(to_move, load(s, base), cell, out, n)
 
 
-def one_word_placements(legal, order, out):
-    """Writes the cells of the word `legal` to `out` (in `order` where it is not empty); their count (a pass where
-    there are none)."""
+def one_word_placements(legal, ranked, board, out):
+    """Writes the cells of the word `legal` to `out` (in the order of the move ranks `ranked` where there are any;
+    `board`: the board's cells); their count (a pass where there are none)."""
     if legal == np.uint64(0):
         out[0] = PASS_MOVE
         return 1
     n = 0
-    if order.size > 0:
-        if order.size > out.size:  # never, while max_moves holds every cell: a fault, not moves left out
-            return -TOO_MANY_MOVES
-        for i in range(order.size):
-            if np.uint64(order[i]) >= np.uint64(64):
-                return -BAD_MOVE
-            if (legal >> np.uint64(order[i])) & np.uint64(1):
-                out[n] = order[i]
-                n += 1
+    if ranked.size > 0 and popcount(legal) <= SORTED_AT_MOST:  # a few moves (Connect Four's): sorted as they come
+        while legal != np.uint64(0):
+            cell = trailing_zeros(legal)
+            legal &= legal - np.uint64(1)
+            rank = ranked[ranked.size - 64 + cell]
+            j = n
+            while j > 0 and ranked[ranked.size - 64 + out[j - 1]] > rank:
+                out[j] = out[j - 1]
+                j -= 1
+            out[j] = cell
+            n += 1
         return n
+    if ranked.size > 0:  # many moves: the board's cells in order, each looked up; then what is off the board
+        for i in range(ranked.size - 64):
+            if (legal >> np.uint64(ranked[i])) & np.uint64(1):
+                out[n] = ranked[i]
+                n += 1
+        legal &= ~board
     while legal != np.uint64(0):
         out[n] = trailing_zeros(legal)
         legal &= legal - np.uint64(1)

@@ -272,8 +272,24 @@ class Game:
         return np.array(order, dtype=np.int64)
 
     @cached_property
+    def move_ranks(self) -> np.ndarray:
+        """The order the kernels try first parts in (empty where none is declared): the board's cells, those the
+        declaration names first and the others after them, lowest first; then the rank of every code of a first
+        part, codes off the board (which only rules with a bug give) last. Every legal move is tried, none is
+        left out."""
+        declared = self.move_order
+        if declared.size == 0:
+            return declared
+        cells = set(self.board.cells)
+        named = [cell for cell in declared.tolist() if cell in cells]
+        order = [*named, *sorted(cells - set(named))]
+        ranks = np.arange(len(order), len(order) + self.codes.base, dtype=np.int64)  # off the board: after the cells
+        ranks[order] = np.arange(len(order))
+        return np.array([*order, *ranks.tolist()], dtype=np.int64)
+
+    @cached_property
     def tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The tables the derived kernels read: (key weights, info, move order)."""
+        """The tables the derived kernels read: (key weights, info, move ranks)."""
         from gameproof.framework import derived
 
         info = np.zeros(derived.INFO_MASKS + self.layer_words, dtype=np.uint64)
@@ -282,7 +298,7 @@ class Game:
         info[derived.INFO_TO_MOVE_TERM] = self.to_move_term
         info[derived.INFO_LOOKAHEAD] = self.spec.lookahead
         info[derived.INFO_MASKS:] = self.board.word_masks()
-        return self.key_weights, info, self.move_order
+        return self.key_weights, info, self.move_ranks
 
     def absolute(self, words: tuple[int, ...], to_move: int) -> tuple[int, ...]:
         """The words with the first player's pieces first (perspective games keep the mover's layer first)."""
