@@ -73,7 +73,7 @@ def test_census_counts_entries_by_kind():
     pn, dn = packed & np.uint64((1 << 28) - 1), (packed >> np.uint64(28)) & np.uint64((1 << 28) - 1)
     filled = packed != 0
     expected = (int((filled & (pn == 0)).sum()), int((filled & (dn == 0)).sum()))
-    proven, disproven, open_ = census(table.words, chunk=1000)
+    proven, disproven, open_ = census(table.words)
     assert (proven, disproven) == expected and proven + disproven + open_ == int(filled.sum())
 
 

@@ -175,19 +175,26 @@ class SharedTable(TranspositionTable):
         self._memory.unlink()
 
 
-def census(words: np.ndarray, part: int = 1, chunk: int = 1 << 22) -> tuple[int, int, int]:
+def census(words: np.ndarray, part: int = 1) -> tuple[int, int, int]:
     """Entries of a df-pn table by kind: (proven, disproven, open) for the attacker of their question; with
     `part` > 1, estimated from the first 1/`part` of the table (entries lie where their keys hash)."""
-    proven = disproven = used = 0
     end = max(2, words.size // part)
-    for start in range(1, end, 2 * chunk):
-        packed = words[start:min(start + 2 * chunk, end):2]
-        filled = packed != 0
-        used += int(np.count_nonzero(filled))
-        proven += int(np.count_nonzero(filled & ((packed & _FIELD) == 0)))
-        disproven += int(np.count_nonzero(filled & (((packed >> _DN_SHIFT) & _FIELD) == 0)))
+    proven, disproven, used = _counted(words, end)
     scale = words.size / end
     return round(proven * scale), round(disproven * scale), round((used - proven - disproven) * scale)
+
+
+@njit(cache=True, nogil=True)
+def _counted(words, end):
+    """(proven, disproven, filled) among the entries of ``words[:end]``: one pass, no temporaries."""
+    proven = disproven = used = 0
+    for i in range(1, end, 2):
+        packed = words[i]
+        if packed != np.uint64(0):
+            used += 1
+            proven += (packed & _FIELD) == np.uint64(0)
+            disproven += ((packed >> _DN_SHIFT) & _FIELD) == np.uint64(0)
+    return proven, disproven, used
 
 
 @njit(cache=True)
