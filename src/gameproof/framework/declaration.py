@@ -229,9 +229,9 @@ class GameSpec:
     ``perspective``: the first two words are the side to move's pieces and the other side's, so every
     move swaps their roles; otherwise words are absolute and the side to move alternates. ``pieces``
     draws the pieces of each (absolute) word; ``move_order`` optionally ranks cells for search (first
-    tried first; cells it leaves out after them, lowest first), given the parameters. With ``lookahead``, search treats a move after which the other
-    side can win at once as lost (worth it where such wins are common and moves are cheap, as in
-    Connect Four). ``engine`` is the search that ``gameproof solve`` uses unless told otherwise.
+    tried first; cells it leaves out after them, lowest first), given the parameters. With
+    ``lookahead``, search treats a move after which the other side can win at once as lost (worth it
+    where such wins are common and moves are cheap, as in Connect Four). ``engine`` is the search that ``gameproof solve`` uses unless told otherwise.
 
     ``symmetries``: the board symmetries under which the rules are unchanged (a tuple, or a function of the
     parameters giving one); none is assumed (identity only) unless declared. ``max_plies(**parameters)``:
