@@ -511,3 +511,13 @@ OPTIONS = [  # every numeric option, on a command that is quick whatever the val
 @given(option=st.sampled_from(OPTIONS), value=st.one_of(numbers.map(str), floats.map(str)))
 def test_fuzz_numeric_options(place, option, value):
     checked([word.replace("{place}", str(place)) for word in option] + [value], place)
+
+
+@pytest.mark.parametrize(("argv", "weight"), [(["solve", "othello:4"], 8), (["solve", "mnk:3,3,3"], 16),
+                                              (["solve", "othello:4", "--heuristic", "3"], 3),
+                                              (["solve", "mnk:3,3,3", "--heuristic", "0"], 0)])
+def test_df_pn_weighs_the_estimate_as_the_game_declares_unless_told(argv, weight):
+    from gameproof.commands._search import options_from_args
+    from gameproof.framework.registry import load_game
+
+    assert options_from_args(build_parser().parse_args(argv), load_game(argv[1])).heuristic == weight

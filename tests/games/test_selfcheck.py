@@ -334,6 +334,8 @@ BROKEN_DECLARATIONS = {
     "max_plies of a number": (_declared("max_plies=12"), "max_plies must be a function"),
     "max_plies giving zero": (_declared("board=lambda: Board(1, 4), max_plies=lambda: 0"), "max_plies() must give"),
     "pieces for fewer words": (_declared("board=lambda: Board(1, 4), pieces='X'"), "pieces must give"),
+    "a negative estimate weight": (_declared("board=lambda: Board(1, 4), estimate_weight=-1"), "estimate_weight must be"),
+    "an estimate weight of True": (_declared("board=lambda: Board(1, 4), estimate_weight=True"), "estimate_weight must be"),
 }
 
 
@@ -406,7 +408,7 @@ _SCALARS = st.one_of(st.integers(-2**66, 2**66), st.sampled_from([0, 1, 15, 2**6
 _VALUES = st.one_of(_SCALARS, st.lists(_SCALARS, max_size=5).map(tuple))
 _RULES = ("start", "legal", "play", "result", "pass_turn", "estimate")
 _FIELDS = ("board", "constants", "max_plies", "move_order", "symmetries", "pieces", "player_names", "perspective",
-           "parameters", "name")
+           "parameters", "name", "estimate_weight")
 
 
 def _junk_rules(function: str, value: object) -> tuple[str, str]:

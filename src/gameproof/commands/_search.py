@@ -13,20 +13,22 @@ from gameproof.answers import Value
 from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
+    from gameproof.framework.game import Game
     from gameproof.search.dfpn import Options
     from gameproof.search.jobs import Backend
 
 
-#: Bounds on the search switches: the search keeps them in 64-bit integers (ε in thousandths), and a fresh
-#: node's numbers (1 + W × up to 64 threats) must stay below the proof numbers' infinity (2**28 - 1).
-MOST_EPSILON, MOST_HEURISTIC, MOST_BRUTE_FORCE = 1000.0, 1_000_000, 64
+#: Bounds on the search switches: the search keeps them in 64-bit integers (ε in thousandths); the estimate's
+#: weight is bounded by the declaration's MOST_ESTIMATE_WEIGHT.
+MOST_EPSILON, MOST_BRUTE_FORCE = 1000.0, 64
 
 
 def search_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tt-mb", type=float, default=128.0, help="transposition table memory in MiB (default 128)")
     parser.add_argument("--no-wpns", action="store_true", help="plain proof numbers instead of weak proof numbers")
     parser.add_argument("--epsilon", type=float, default=0.25, help="the 1+ε threshold trick (0 turns it off; default 0.25)")
-    parser.add_argument("--heuristic", type=int, default=16, metavar="W", help="fresh nodes start at 1 + W × threat count (0 turns it off; default 16)")
+    parser.add_argument("--heuristic", type=int, metavar="W", help="fresh nodes start at 1 + W × the rules' estimate "
+                        "(0 turns it off; default: the game's estimate_weight, 16 unless it declares another)")
     parser.add_argument("--brute-force", type=int, default=5, metavar="N", help="plain minimax at ≤ N empty squares (0 turns it off; default 5)")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
@@ -48,16 +50,19 @@ def backend_from_args(args: argparse.Namespace) -> Backend:
     return Backend(args.backend)
 
 
-def options_from_args(args: argparse.Namespace) -> Options:
+def options_from_args(args: argparse.Namespace, game: Game) -> Options:
+    """The search options `args` give for `game` (whose declared estimate weight stands unless --heuristic is given)."""
+    from gameproof.framework.declaration import MOST_ESTIMATE_WEIGHT
     from gameproof.search.dfpn import Options
 
     if not (math.isfinite(args.tt_mb) and args.tt_mb > 0):
         raise BadInput(f"--tt-mb must be a positive number of MiB, got {args.tt_mb}")
-    for option, value, most in (("--epsilon", args.epsilon, MOST_EPSILON), ("--heuristic", args.heuristic, MOST_HEURISTIC),
+    heuristic = game.spec.estimate_weight if args.heuristic is None else args.heuristic
+    for option, value, most in (("--epsilon", args.epsilon, MOST_EPSILON), ("--heuristic", heuristic, MOST_ESTIMATE_WEIGHT),
                                 ("--brute-force", args.brute_force, MOST_BRUTE_FORCE)):
         if not 0 <= value <= most:  # also refuses nan
             raise BadInput(f"{option} must be between 0 and {most}, got {value}")
-    return Options(wpns=not args.no_wpns, epsilon=args.epsilon, heuristic=args.heuristic,
+    return Options(wpns=not args.no_wpns, epsilon=args.epsilon, heuristic=heuristic,
                    brute_force=args.brute_force, tt_mb=args.tt_mb)
 
 

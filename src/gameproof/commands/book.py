@@ -95,7 +95,7 @@ def build_book(args: argparse.Namespace, game: Game, path: str) -> int:
     from gameproof.search.book_build import build
     backend = backend_from_args(args)
     with job_progress(args.quiet or args.json, "book") as progress:
-        report = build(game, args.depth, path, workers=args.workers, options=options_from_args(args),
+        report = build(game, args.depth, path, workers=args.workers, options=options_from_args(args, game),
                        values_only=args.values_only, backend=backend, address=args.address,
                        progress=progress)
     _print_summary(args, _build_summary(game, args.depth, path, report))
@@ -184,10 +184,10 @@ def print_verdict(args: argparse.Namespace, summary: dict[str, Any], code: int, 
     return code
 
 
-def _leaf_check(args: argparse.Namespace) -> LeafCheck:
+def _leaf_check(args: argparse.Namespace, game: Game) -> LeafCheck:
     from gameproof.search import book_check
 
-    return book_check.consistency_only if args.consistency_only else book_check.by_search(options_from_args(args))
+    return book_check.consistency_only if args.consistency_only else book_check.by_search(options_from_args(args, game))
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -204,7 +204,7 @@ def run_query(args: argparse.Namespace) -> int:
     opened, game, depth = open_book(args.file)
     with opened:
         state = RulesState(game, args.moves)
-        answer = book_check.query(opened, state, depth, _leaf_check(args), options_from_args(args))
+        answer = book_check.query(opened, state, depth, _leaf_check(args, game), options_from_args(args, game))
     return print_answer(args, state, answer)
 
 
@@ -221,7 +221,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
     opened, game, depth = open_book(args.file)
     with opened:
-        report = book_check.verify(opened, game, depth, _leaf_check(args))
+        report = book_check.verify(opened, game, depth, _leaf_check(args, game))
     summary = {"game": game.name, "by_children": report.counts[Recheck.BY_CHILDREN],
                "by_search": report.counts[Recheck.BY_SEARCH], "consistent_only": report.counts[Recheck.CONSISTENT_ONLY],
                "problems": report.problems}

@@ -213,7 +213,7 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     """Solve a position with the search options in `args` and print its value and its moves' values (and
     write a certificate of the value where `args.certificate` names a file; `source` is the game as it was
     named, ``FILE.py:PARAMS`` for a game from a file, by default its registered name)."""
-    options = options_from_args(args)
+    options = options_from_args(args, state.game)
     engine = Engine(args.engine) if getattr(args, "engine", None) else state.game.spec.engine
     certificate_path = getattr(args, "certificate", None)
     if certificate_path is not None:  # its folder was checked with the arguments

@@ -51,6 +51,9 @@ MANY_MOVES = 4096
 MAX_PLIES = 1000
 #: The largest count ``estimate`` may give (proof numbers grow with it and must stay far from infinity).
 MAX_ESTIMATE = 2**16 - 1
+#: df-pn's weight of the estimate's counts unless a game declares another, and the largest a game or
+#: ``--heuristic`` may give (a fresh node's numbers, 1 + weight × count, must stay below infinity).
+ESTIMATE_WEIGHT, MOST_ESTIMATE_WEIGHT = 16, 1_000_000
 
 
 class RulesError(BadInput):
@@ -231,7 +234,9 @@ class GameSpec:
     draws the pieces of each (absolute) word; ``move_order`` optionally ranks cells for search (first
     tried first; cells it leaves out after them, lowest first), given the parameters. With
     ``lookahead``, search treats a move after which the other side can win at once as lost (worth it
-    where such wins are common and moves are cheap, as in Connect Four). ``engine`` is the search that ``gameproof solve`` uses unless told otherwise.
+    where such wins are common and moves are cheap, as in Connect Four). ``engine`` is the search that
+    ``gameproof solve`` uses unless told otherwise. ``estimate_weight``: df-pn starts a fresh node at
+    1 + weight × the estimate's count (0: the estimate unused) unless ``--heuristic`` says otherwise.
 
     ``symmetries``: the board symmetries under which the rules are unchanged (a tuple, or a function of the
     parameters giving one); none is assumed (identity only) unless declared. ``max_plies(**parameters)``:
@@ -264,6 +269,7 @@ class GameSpec:
     move_order: Callable[..., list[int]] | None = None
     lookahead: bool = False
     engine: Engine = Engine.DFPN
+    estimate_weight: int = ESTIMATE_WEIGHT
     aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -296,6 +302,10 @@ class GameSpec:
             value = getattr(self, name)
             if not callable(value) and (value is not None or name in ("constants", "board")):
                 raise TypeError(f"game {self.name!r}: {name} must be a function of the parameters, not {value!r:.60}")
+        if (not isinstance(self.estimate_weight, int) or isinstance(self.estimate_weight, bool)
+                or not 0 <= self.estimate_weight <= MOST_ESTIMATE_WEIGHT):
+            raise TypeError(f"game {self.name!r}: estimate_weight must be a whole number 0..{MOST_ESTIMATE_WEIGHT}, "
+                            f"not {self.estimate_weight!r:.60}")
         if len(self.player_names) != 2:
             raise TypeError(f"game {self.name!r}: player_names must name the two players, not {self.player_names!r:.60}")
 
