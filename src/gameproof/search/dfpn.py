@@ -26,6 +26,7 @@ from numba import njit
 
 from gameproof import borrowed as borrowing
 from gameproof.borrowed import borrowed
+from gameproof.framework.declaration import ESTIMATE_WEIGHT
 from gameproof.interrupts import FIRST_FAULT, Halt, RulesBroken, stoppable, wait_for_signal
 from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
@@ -82,7 +83,7 @@ class Options:
 
     wpns: bool = True
     epsilon: float = 0.25
-    heuristic: int = 16  # weight of the game's threat counts in a fresh node's numbers; 0 = off
+    heuristic: int = ESTIMATE_WEIGHT  # weight of the rules' estimate in a fresh node's numbers; 0 = off
     brute_force: int = 5
     tt_mb: float = 128.0
     shared_table: str | None = None  # the name of a SharedTable to search on instead of a table of one's own
