@@ -19,7 +19,7 @@ import z3
 
 from gameproof.logic import Word, ite
 from gameproof.logic.circuit import Circuit
-from gameproof.logic.cnf import tseitin
+from gameproof.logic.tseitin import tseitin
 from gameproof.logic.dimacs import write_dimacs
 from gameproof.logic.simplify import propagate_units
 

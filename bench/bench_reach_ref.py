@@ -2,7 +2,8 @@
 
 The reference is a plain direct CNF with no symmetry breaking, solved by PySAT's CaDiCaL, kept outside
 this repository (`othello_direct_ref.py N PLIES`). Both sides run as fresh processes, alternately, with
-the same solver (one core each); the table gives every run and the median ratio.
+the same solver (one core each); the table gives every run and the median ratio. Ours runs as a user
+would run it (a beam search for a witness first), or with `--no-search` the formula alone.
 
     python bench/bench_reach_ref.py --ref ../shared/tools/othello_direct_ref.py --wanted 18 --plies 20 --repeats 3
 """
@@ -34,13 +35,16 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=20)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--solver", default="cadical195")
+    parser.add_argument("--no-search", action="store_true", help="ours by the formula alone (no beam search first)")
     args = parser.parse_args()
-    table = Table(title=f"reach within {args.plies} plies, {args.solver}, wall seconds of the whole command")
+    how = "the formula alone" if args.no_search else "beam search first"
+    table = Table(title=f"reach within {args.plies} plies, {args.solver}, {how}: wall seconds of the whole command")
     for column in ("N", "gameproof s", "reference s", "median ratio"):
         table.add_column(column, justify="right")
     for wanted in args.wanted:
         ours_command = [sys.executable, "-m", "gameproof", "othello", "reach", "--legal-moves", str(wanted),
-                        "--plies", str(args.plies), "--solver", args.solver, "--quiet"]
+                        "--plies", str(args.plies), "--solver", args.solver, "--quiet",
+                        *(["--no-search"] if args.no_search else [])]
         reference_command = [sys.executable, str(args.ref), str(wanted), str(args.plies), args.solver]
         ours, reference = [], []
         for _ in range(args.repeats):

@@ -7,7 +7,8 @@ import pytest
 
 from gameproof.logic import Word
 from gameproof.logic.circuit import Circuit
-from gameproof.logic.cnf import CARD_ENCODINGS, Cnf, tseitin
+from gameproof.logic.cnf import CARD_ENCODINGS, Cnf
+from gameproof.logic.tseitin import tseitin
 from gameproof.logic.solvers import open_solver
 
 RELATIONS = {

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from gameproof.logic import Word, any_uint, check, verify
 from gameproof.logic.circuit import Circuit, lit_value
-from gameproof.logic.cnf import tseitin
+from gameproof.logic.tseitin import tseitin
 from gameproof.logic.harness import Outcome
 from gameproof.logic.natural import guard, natural
 from gameproof.logic.solvers import open_solver

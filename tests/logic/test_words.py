@@ -28,7 +28,7 @@ from gameproof.logic import (
     zext,
 )
 from gameproof.logic.circuit import Circuit, lit_value
-from gameproof.logic.cnf import tseitin
+from gameproof.logic.tseitin import tseitin
 from gameproof.logic.solvers import open_solver
 
 

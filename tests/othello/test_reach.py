@@ -41,8 +41,8 @@ def most_legal_moves_within(moves: int) -> int:
 )
 def test_sat_frontier_matches_brute_force(plies, encoding):
     best = most_legal_moves_within(plies)
-    found = solve_reach(best, plies, encoding=encoding)
-    assert found.status == "sat" and found.witness.legal_move_count >= best
+    found = solve_reach(best, plies, encoding=encoding, search=False)
+    assert found.status == "sat" and found.witness.legal_move_count >= best and found.variables
     assert len(found.witness.moves) <= plies
     assert solve_reach(best + 1, plies, encoding=encoding).status == "unsat"
 
@@ -67,7 +67,7 @@ def most_legal_moves_within_relaxed(moves: int) -> int:
 @pytest.mark.parametrize("moves", [2, 3, 4, 5])
 def test_relaxed_frontier_matches_brute_force(moves):
     best = most_legal_moves_within_relaxed(moves)
-    found = solve_reach(best, moves, rule_set="relaxed")
+    found = solve_reach(best, moves, rule_set="relaxed", search=False)
     assert found.status == "sat" and found.witness.legal_move_count >= best
     assert solve_reach(best + 1, moves, rule_set="relaxed").status == "unsat"
 
@@ -111,7 +111,7 @@ def test_sixteen_moves_within_six_plies_is_unsat():
 
 
 def test_relaxed_witness_is_checked_against_strict_rules():
-    result = solve_reach(12, plies=8, rule_set="relaxed")
+    result = solve_reach(12, plies=8, rule_set="relaxed", search=False)
     assert result.status == "sat" and result.witness.legal_move_count >= 12
     assert result.witness.strict == replay(result.witness.moves).strict
 
@@ -129,14 +129,14 @@ def test_default_ply_bound():
 
 
 def test_without_a_bound_games_of_a_few_moves_more_than_n_without_passes_are_tried_first(monkeypatch):
-    found = solve_reach(16)
+    found = solve_reach(16, search=False)
     assert found.status == "sat" and found.plies == short_plies(16) and found.exact
     assert found.witness.discs_placed == 20 and not found.passes and PASS not in found.witness.moves
     # A short stage that is unsat (16 moves within 6 moves) hands over to the complete formula.
     from gameproof.games.othello import reach
 
     monkeypatch.setattr(reach, "SHORT_EXTRA_PLIES", -10)
-    found = solve_reach(16, solver="cadical195")  # one solver: the stages in turn
+    found = solve_reach(16, solver="cadical195", search=False)  # one solver: the stages in turn
     assert found.status == "sat" and found.plies == default_plies(16) and found.passes and found.witness.strict
     assert found.notes and "exactly 6 moves without a pass: unsat" in found.notes[0]
     if len(found.notes) > 1:  # the loose formula's witness passed by choice: the strict formula answered
@@ -191,6 +191,20 @@ def test_cli_reach_json_and_exit_codes(capsys, tmp_path):
     assert any(line.startswith(f"p cnf {payload['variables']} {payload['clauses']}") for line in header)
     assert main(["othello", "reach", "--legal-moves", "16", "--plies", "6"]) == 1
     assert main(["othello", "reach", "--legal-moves", "99"]) == 2
+
+
+def test_cli_reach_finds_by_beam_unless_told_not_to(capsys):
+    assert main(["othello", "reach", "--legal-moves", "18", "--plies", "20", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["encoding"] == "beam" and payload["solver"].startswith("beam:") and payload["variables"] == 0
+    assert payload["legal_move_count"] >= 18 and payload["ply"] <= 20
+    assert main(["othello", "reach", "--legal-moves", "18", "--plies", "20", "--no-search", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["encoding"] == "direct" and payload["variables"] > 0 and payload["legal_move_count"] >= 18
+    assert main(["othello", "reach", "--legal-moves", "16", "--plies", "12"]) == 0
+    assert "found by a beam search of width 32" in capsys.readouterr().out  # wider than the first beam
+    assert main(["othello", "reach", "--flips", "5", "--plies", "6", "--no-search"]) == 2
+    assert "--no-search goes with --legal-moves" in capsys.readouterr().err
 
 
 RECORD_33 = "f5f6e6f4g7c6g3e7d6f3e3d3b7d7c2g2g1c3b2b3b4f7g5c4c7c8e2"

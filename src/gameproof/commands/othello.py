@@ -79,6 +79,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                        help="direct: per-square formulas built for the solver; generic: the engine's own "
                        "rule functions traced into a circuit")
     reach.add_argument("--dimacs", metavar="OUT.cnf", type=output_file, help="also write the formula in DIMACS")
+    reach.add_argument("--no-search", action="store_true",
+                       help="with --legal-moves: answer by the formulas alone, without first looking for a witness "
+                       "by a beam search on the engine (the direct encoding's default)")
     _add_solver_arguments(reach)
     reach.set_defaults(handler=run_reach)
 
@@ -277,11 +280,11 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_reach(args: argparse.Namespace) -> int:
-    from gameproof.games.othello.reach import solve_reach
+    from gameproof.games.othello.reach import BEAM, solve_reach
 
     if args.flips is not None:
-        if args.exact:
-            raise BadInput("--exact goes with --legal-moves, not --flips")
+        if args.exact or args.no_search:
+            raise BadInput(f"{'--exact' if args.exact else '--no-search'} goes with --legal-moves, not --flips")
         return _run_flips(args)
     if args.proof and args.plies is None:
         print("gameproof: note: with --proof the complete formula is solved at once, without the quick stage "
@@ -290,7 +293,7 @@ def run_reach(args: argparse.Namespace) -> int:
     with _solving_status(f">= {args.legal_moves} legal moves ({args.rules} rules)", args.json or args.quiet) as progress:
         result = solve_reach(
             args.legal_moves, args.plies, args.rules, args.encoding, args.solver, args.timeout, args.dimacs,
-            args.proof, progress, exact=args.exact,
+            args.proof, progress, exact=args.exact, search=not args.no_search,
         )
     payload = result.to_json()
     if args.json:
@@ -298,8 +301,10 @@ def run_reach(args: argparse.Namespace) -> int:
     else:
         out = console()
         bound = "after exactly" if result.exact else "within"
+        how = (f"found by a beam search of width {result.solver.split(':')[1]} in {result.solve_seconds:.2f} s"
+               if result.encoding == BEAM else formula_size(result))
         out.print(f"{result.status}: >= {result.min_legal} legal moves {bound} {result.plies} moves "
-                  f"({result.rule_set} rules; {formula_size(result)})")
+                  f"({result.rule_set} rules; {how})")
         if result.witness is not None:
             from gameproof.games.othello.position import Position
 

@@ -49,6 +49,8 @@ MAX_PARTS = 3
 MANY_MOVES = 4096
 #: The longest game a declaration may declare (the searches keep a frame per ply).
 MAX_PLIES = 1000
+#: The most moves a reach question may ask about (`reach`, `othello reach`): each is a copy of the rules.
+MAX_REACH_PLIES = 200
 #: The largest count ``estimate`` may give (proof numbers grow with it and must stay far from infinity).
 MAX_ESTIMATE = 2**16 - 1
 #: df-pn's weight of the estimate's counts unless a game declares another, and the largest a game or

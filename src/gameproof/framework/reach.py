@@ -26,7 +26,7 @@ from typing import Any
 
 from gameproof.answers import Status
 from gameproof.errors import BadInput
-from gameproof.framework.declaration import ONGOING, split_words
+from gameproof.framework.declaration import MAX_REACH_PLIES, ONGOING, split_words
 from gameproof.framework.game import Game
 from gameproof.framework.state import RulesState
 from gameproof.logic import Bit, Outcome, Word, any_uint, assume, check, cover, ite, replay, zext
@@ -34,8 +34,6 @@ from gameproof.logic.circuit import FALSE, TRUE
 from gameproof.logic.drat import ProofCheck, proof_json
 from gameproof.logic.untraceable import Untraceable, function_site
 
-#: The most moves a reach question may ask about (here and in `othello reach`): each is a copy of the rules.
-MAX_PLIES = 200
 Predicate = Callable[..., Any]
 
 
@@ -260,8 +258,8 @@ def solve_reach(game: Game, plies: int, predicate: Predicate, solver: str, secon
     """Is a position where `predicate` holds reachable within `plies` moves? (See the module doc.)
 
     `parameters` are passed to the predicate as keyword arguments."""
-    if not 0 <= plies <= MAX_PLIES:
-        raise BadInput(f"--plies must be between 0 and {MAX_PLIES}, got {plies}")
+    if not 0 <= plies <= MAX_REACH_PLIES:
+        raise BadInput(f"--plies must be between 0 and {MAX_REACH_PLIES}, got {plies}")
     symbolic = _naturalised(predicate)
     parameters = dict(parameters or {})
     if "rules" in inspect.signature(predicate).parameters:

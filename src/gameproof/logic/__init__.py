@@ -12,26 +12,23 @@ Write a harness as a plain function::
 and run ``gameproof check file.py::factor``.
 """
 
-from gameproof.logic.harness import Outcome, Report, any_bool, any_uint, assume, check, cover, replay, verify
-from gameproof.logic.words import (
-    Bit,
-    SymbolicBoolError,
-    Word,
-    ashr,
-    concat,
-    extract,
-    ite,
-    popcount,
-    sext,
-    sge,
-    sgt,
-    sle,
-    slt,
-    zext,
-)
+import importlib
 
-__all__ = [
-    "Bit", "Outcome", "Report", "SymbolicBoolError", "Word", "any_bool", "any_uint", "ashr", "assume", "check",
-    "concat", "cover", "extract", "ite", "popcount", "replay", "sext", "sge", "sgt", "sle", "slt", "verify",
-    "zext",
-]
+_HARNESS = ("Outcome", "Report", "any_bool", "any_uint", "assume", "check", "cover", "replay", "verify")
+_WORDS = ("Bit", "SymbolicBoolError", "Word", "ashr", "concat", "extract", "ite", "popcount", "sext", "sge", "sgt",
+          "sle", "slt", "zext")
+_HOMES = {name: "gameproof.logic.harness" for name in _HARNESS} | {name: "gameproof.logic.words" for name in _WORDS}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> object:
+    """The harness API and symbolic words, loaded on first use: importing a submodule alone (``cnf``,
+    ``solvers``) does not load the tracer and numba."""
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_HOMES[name]), name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})

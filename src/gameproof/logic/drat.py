@@ -24,7 +24,6 @@ from dratify.lits import from_dimacs
 
 from gameproof.errors import BadInput
 from gameproof.logic.cnf import Cnf
-from gameproof.logic.dimacs import write_dimacs
 
 CHECKER_VARIABLE = "GAMEPROOF_DRAT_CHECKER"
 
@@ -118,6 +117,8 @@ def check_drat(cnf: Cnf, proof: str | Path, seconds: float = 3600) -> ProofCheck
 
 
 def _run_drat_trim(drat_trim: str, cnf: Cnf, proof: str | Path, seconds: float) -> Verdict:
+    from gameproof.logic.dimacs import write_dimacs  # numba: loaded only to write a formula
+
     with tempfile.TemporaryDirectory() as folder:
         formula = Path(folder) / "formula.cnf"
         write_dimacs(cnf, formula)

@@ -27,7 +27,8 @@ from typing import Any
 from gameproof.errors import BadInput
 from gameproof.loading import import_file
 from gameproof.logic.circuit import FALSE, TRUE, Circuit
-from gameproof.logic.cnf import Cnf, Encoding, tseitin
+from gameproof.logic.cnf import Cnf
+from gameproof.logic.tseitin import Encoding, tseitin
 from gameproof.logic.dimacs import write_dimacs
 from gameproof.logic.drat import ProofCheck, check_drat, find_drat_trim, proof_json
 from gameproof.logic.natural import guard, guarded_namespace

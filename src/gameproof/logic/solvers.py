@@ -29,7 +29,6 @@ from gameproof.errors import BadInput
 from gameproof.forked import first_accepted
 from gameproof.logic.cnf import Cnf
 from gameproof.atomic import atomic_output
-from gameproof.logic.dimacs import write_dimacs
 
 DEFAULT_SOLVER = "cadical195"
 Progress = Callable[[float, int], None]  # (elapsed seconds, conflicts so far or -1)
@@ -252,6 +251,8 @@ class ExternalSolver(OneShotSolver):
 
     def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None,
               progress: Progress | None = None) -> bool | None:
+        from gameproof.logic.dimacs import write_dimacs  # numba: loaded only to write a formula
+
         with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as handle:
             write_dimacs(self._cnf, handle, extra_units=assumptions)
         command = [self._path, handle.name] + ([self._proof_path] if self._proof_path else [])

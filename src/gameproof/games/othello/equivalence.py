@@ -36,7 +36,8 @@ from pathlib import Path
 from gameproof.games.othello import rules
 from gameproof.games.othello.reach_direct import CENTRE_SQUARES, RULE_SETS, _Builder
 from gameproof.logic.circuit import Circuit
-from gameproof.logic.cnf import Cnf, tseitin
+from gameproof.logic.cnf import Cnf
+from gameproof.logic.tseitin import tseitin
 from gameproof.logic.solvers import open_solver
 from gameproof.logic.words import Bit, Word, ite
 

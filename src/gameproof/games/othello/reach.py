@@ -34,7 +34,7 @@ from pathlib import Path
 
 from gameproof.answers import Reachability, Status
 from gameproof.errors import BadInput
-from gameproof.games.othello import reach_generic, rules
+from gameproof.games.othello import rules
 from gameproof.games.othello.notation import PASS, square_name
 from gameproof.forked import first_accepted
 from gameproof.games.othello.reach_direct import (
@@ -46,12 +46,11 @@ from gameproof.games.othello.reach_direct import (
     encode_flips,
     encode_loose,
 )
-from gameproof.framework.reach import MAX_PLIES
+from gameproof.framework.declaration import MAX_REACH_PLIES
 from gameproof.logic.cnf import Cnf
-from gameproof.logic.dimacs import write_dimacs
 from gameproof.logic.drat import ProofCheck, check_drat, find_drat_trim, proof_json
-from gameproof.logic.harness import trace
 from gameproof.logic.solvers import DEFAULT_SOLVER, Progress, open_solver, resolve
+from gameproof.search.beam import beam_search
 
 # Kissat is usually the faster at finding games here, CaDiCaL (in its configuration for refutations)
 # at refuting: by default each has a core, Kissat on the formulas that find, CaDiCaL on those that refute,
@@ -62,6 +61,7 @@ FINDING_RACE = "race:kissat404,cadical195"
 SHORT_EXTRA_PLIES = 4
 SHORT_STAGE_SECONDS = 600.0
 ENCODINGS = ("direct", "generic")
+BEAM = "beam"  # the `encoding` of an answer found by the beam search rather than by a formula
 
 
 def default_plies(min_legal: int) -> int:
@@ -176,6 +176,9 @@ def encode(min_legal: int, plies: int, rule_set: str, encoding: str, passes: boo
         formula = (encode_loose(min_legal, plies, exact) if loose
                    else encode_direct(min_legal, plies, rule_set, passes=passes, exact=exact))
         return formula.cnf, lambda model: decode_moves(formula, model)
+    from gameproof.games.othello import reach_generic  # the tracer and numba: loaded only for this encoding
+    from gameproof.logic.harness import trace
+
     traced = trace(reach_generic.reach_harness(min_legal, plies, rule_set))
     for unit in traced.export_units():
         traced.cnf.add_clause([unit])
@@ -209,9 +212,12 @@ def solve_reach(
     proof: str | Path | None = None,
     progress: Progress | None = None,
     exact: bool = False,
+    search: bool = True,
 ) -> ReachResult:
     """Is a position with at least `min_legal` legal moves reachable within `plies` plies (after exactly
-    `plies` moves with `exact`)?"""
+    `plies` moves with `exact`)? With `search` (direct encoding, no `dimacs` to write), a beam search on the
+    concrete rules looks for a witness first (`search_witness`); the formulas answer what it does not find."""
+    began = time.perf_counter()
     if not 0 <= min_legal <= 60:
         raise BadInput(f"the number of legal moves must be between 0 and 60, got {min_legal}")
     if rule_set not in RULE_SETS:
@@ -224,15 +230,61 @@ def solve_reach(
         resolve(solver)  # an unknown name fails before anything is solved
     staged = plies is None and dimacs is None and proof is None
     plies = default_plies(min_legal) if plies is None else plies
-    if not 0 <= plies <= MAX_PLIES:
-        raise BadInput(f"plies must be between 0 and {MAX_PLIES}, got {plies}")
+    if not 0 <= plies <= MAX_REACH_PLIES:
+        raise BadInput(f"plies must be between 0 and {MAX_REACH_PLIES}, got {plies}")
     question = Question(min_legal, rule_set, encoding, seconds, dimacs, proof)
+    if search and dimacs is None and encoding == "direct":
+        found = search_witness(min_legal, plies, rule_set, exact)
+        if found is not None:
+            return found
+        if seconds is not None:
+            question = Question(min_legal, rule_set, encoding, max(seconds - (time.perf_counter() - began), 0.0),
+                                dimacs, proof)
     lanes = _lanes(question, plies, exact, staged, solver)
     if len(lanes) == 1:
         return _run_lane(question, lanes[0], progress)
     tasks = [functools.partial(_run_lane, question, lane, None) for lane in lanes]
     decided, finished = first_accepted(tasks, lambda result: result.decided, progress=progress)
     return decided or finished[-1]
+
+
+def search_witness(min_legal: int, plies: int, rule_set: str = "strict", exact: bool = False) -> ReachResult | None:
+    """A game of at most (`exact`: exactly) `plies` moves that reaches `min_legal` legal moves, found by a beam
+    search over positions ranked by their legal-move count (:func:`~gameproof.search.beam.beam_search`), or
+    None. Its games are strict (a side passes only without a move), so they answer either rule set."""
+    began = time.perf_counter()
+    start = (rules.START_BLACK, rules.START_WHITE, rules.legal_moves(rules.START_BLACK, rules.START_WHITE))
+    found = beam_search(start, _children, _mobility, lambda state: _mobility(state) >= min_legal, plies, exact)
+    if found is None:
+        return None
+    witness = replay(list(found.steps))
+    if witness.legal_move_count < min_legal or not witness.strict or witness.discs_placed > plies:
+        raise AssertionError(f"beam witness {witness.record} does not replay to the question")
+    bound = "exactly" if exact else "at most"
+    return ReachResult(Status.SAT, min_legal, plies, rule_set, BEAM, f"{BEAM}:{found.width}", 0, 0, 0.0,
+                       time.perf_counter() - began, witness, exact=exact,
+                       formula=f"games of {bound} {plies} moves, searched by a beam of width {found.width}")
+
+
+def _mobility(state: tuple[int, int, int]) -> int:
+    """The legal-move count of a beam state (player, opponent, player's legal moves)."""
+    return rules.popcount(state[2])
+
+
+def _children(state: tuple[int, int, int]):
+    """Each move of a beam state with the state after it (and after a forced pass, which the steps record)."""
+    player, opponent, legal = state
+    while legal:
+        move = legal & -legal
+        legal ^= move
+        mover, other = rules.after_move(player, opponent, move)
+        following = rules.legal_moves(mover, other)
+        back = 0 if following else rules.legal_moves(other, mover)
+        square = move.bit_length() - 1
+        if back:
+            yield (square, PASS), (other, mover, back)
+        else:
+            yield (square,), (mover, other, following)
 
 
 @dataclass(frozen=True)
@@ -340,6 +392,8 @@ def _solve_once(question: Question, stage: Stage, solver: str, seconds: float | 
     cnf, decode = stage.encode(question)
     encode_seconds = time.perf_counter() - began
     if question.dimacs is not None:
+        from gameproof.logic.dimacs import write_dimacs  # numba: loaded only to write a formula
+
         write_dimacs(cnf, question.dimacs)
     solved = _solve_cnf(cnf, solver, seconds, question.proof if final else None, progress)
     result = ReachResult(
