@@ -110,6 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 2 bad input; commands define others). Ctrl-C and
     SIGTERM end it within two seconds as an exception would (exit code 130, 143), stopping any solver
     processes it started (see :mod:`gameproof.interrupts`)."""
+    # numpy's OpenBLAS would start threads that spin beside the searches on the same cores; nothing here uses
+    # BLAS (set before numpy is first imported, which the commands do lazily).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     in_main_thread = threading.current_thread() is threading.main_thread()
     with handling_signals() if in_main_thread else nullcontext():
         return _run(argv)

@@ -193,7 +193,7 @@ def test_cli_reach_json_and_exit_codes(capsys, tmp_path):
     assert main(["othello", "reach", "--legal-moves", "99"]) == 2
 
 
-def test_cli_reach_finds_by_beam_unless_told_not_to(capsys):
+def test_cli_reach_searches_by_beam_unless_told_not_to(capsys):
     assert main(["othello", "reach", "--legal-moves", "18", "--plies", "20", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["encoding"] == "beam" and payload["solver"].startswith("beam:") and payload["variables"] == 0
@@ -203,8 +203,11 @@ def test_cli_reach_finds_by_beam_unless_told_not_to(capsys):
     assert payload["encoding"] == "direct" and payload["variables"] > 0 and payload["legal_move_count"] >= 18
     assert main(["othello", "reach", "--legal-moves", "16", "--plies", "12"]) == 0
     assert "found by a beam search of width 32" in capsys.readouterr().out  # wider than the first beam
-    assert main(["othello", "reach", "--flips", "5", "--plies", "6", "--no-search"]) == 2
-    assert "--no-search goes with --legal-moves" in capsys.readouterr().err
+    assert main(["othello", "reach", "--flips", "4", "--plies", "6", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["solver"].startswith("beam:") and payload["flipped"] >= 4 and payload["variables"] == 0
+    assert main(["othello", "reach", "--flips", "4", "--plies", "6", "--no-search", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["variables"] > 0
 
 
 RECORD_33 = "f5f6e6f4g7c6g3e7d6f3e3d3b7d7c2g2g1c3b2b3b4f7g5c4c7c8e2"
@@ -378,6 +381,8 @@ def _most_flips_by_enumeration(plies: int) -> int:
 
 def test_the_flips_question_against_enumeration():
     most = _most_flips_by_enumeration(5)
-    found = solve_flips(most, 5, solver="cadical195")
-    assert found.status == "sat" and found.flipped >= most and len(found.witness.moves) <= 5
-    assert solve_flips(most + 1, 5, solver="cadical195").status == "unsat"
+    found = solve_flips(most, 5, solver="cadical195", search=False)
+    assert found.status == "sat" and found.flipped >= most and len(found.witness.moves) <= 5 and found.variables
+    assert solve_flips(most + 1, 5, solver="cadical195").status == "unsat"  # the beam finds nothing, SAT refutes
+    by_beam = solve_flips(most, 5)
+    assert by_beam.solver.startswith("beam:") and by_beam.flipped >= most and by_beam.witness.discs_placed <= 5

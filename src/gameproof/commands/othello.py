@@ -80,8 +80,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                        "rule functions traced into a circuit")
     reach.add_argument("--dimacs", metavar="OUT.cnf", type=output_file, help="also write the formula in DIMACS")
     reach.add_argument("--no-search", action="store_true",
-                       help="with --legal-moves: answer by the formulas alone, without first looking for a witness "
-                       "by a beam search on the engine (the direct encoding's default)")
+                       help="answer by the formulas alone, without first looking for a witness by a beam search "
+                       "on the engine (the default with the direct encoding)")
     _add_solver_arguments(reach)
     reach.set_defaults(handler=run_reach)
 
@@ -280,11 +280,11 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_reach(args: argparse.Namespace) -> int:
-    from gameproof.games.othello.reach import BEAM, solve_reach
+    from gameproof.games.othello.reach import solve_reach
 
     if args.flips is not None:
-        if args.exact or args.no_search:
-            raise BadInput(f"{'--exact' if args.exact else '--no-search'} goes with --legal-moves, not --flips")
+        if args.exact:
+            raise BadInput("--exact goes with --legal-moves, not --flips")
         return _run_flips(args)
     if args.proof and args.plies is None:
         print("gameproof: note: with --proof the complete formula is solved at once, without the quick stage "
@@ -301,10 +301,8 @@ def run_reach(args: argparse.Namespace) -> int:
     else:
         out = console()
         bound = "after exactly" if result.exact else "within"
-        how = (f"found by a beam search of width {result.solver.split(':')[1]} in {result.solve_seconds:.2f} s"
-               if result.encoding == BEAM else formula_size(result))
         out.print(f"{result.status}: >= {result.min_legal} legal moves {bound} {result.plies} moves "
-                  f"({result.rule_set} rules; {how})")
+                  f"({result.rule_set} rules; {_answered_by(result)})")
         if result.witness is not None:
             from gameproof.games.othello.position import Position
 
@@ -317,19 +315,29 @@ def run_reach(args: argparse.Namespace) -> int:
     return proof_exit_code(result.status.exit_code, result.proof)
 
 
+def _answered_by(result) -> str:
+    """How a reach answer was found: by the beam search (its width and time), or by a formula (its size, times)."""
+    from gameproof.games.othello.reach import BEAM
+
+    if result.solver.startswith(f"{BEAM}:"):
+        return f"found by a beam search of width {result.solver.split(':')[1]} in {result.solve_seconds:.2f} s"
+    return formula_size(result)
+
+
 def _run_flips(args: argparse.Namespace) -> int:
     from gameproof.games.othello.reach import solve_flips
 
     if args.encoding != "direct" or args.rules != "strict" or args.dimacs:
         raise BadInput("--flips takes the direct encoding and strict rules, without --dimacs")
     with _solving_status(f"a move flipping >= {args.flips} discs", args.json or args.quiet) as progress:
-        result = solve_flips(args.flips, args.plies, args.solver, args.timeout, args.proof, progress)
+        result = solve_flips(args.flips, args.plies, args.solver, args.timeout, args.proof, progress,
+                             search=not args.no_search)
     if args.json:
         print_json(result.to_json())
     else:
         out = console()
         out.print(f"{result.status}: a legal move flipping >= {result.min_flips} discs within {result.plies} moves "
-                  f"({formula_size(result)})")
+                  f"({_answered_by(result)})")
         if result.witness is not None:
             from gameproof.games.othello.notation import square_name
             from gameproof.games.othello.position import Position

@@ -253,8 +253,7 @@ def search_witness(min_legal: int, plies: int, rule_set: str = "strict", exact: 
     search over positions ranked by their legal-move count (:func:`~gameproof.search.beam.beam_search`), or
     None. Its games are strict (a side passes only without a move), so they answer either rule set."""
     began = time.perf_counter()
-    start = (rules.START_BLACK, rules.START_WHITE, rules.legal_moves(rules.START_BLACK, rules.START_WHITE))
-    found = beam_search(start, _children, _mobility, lambda state: _mobility(state) >= min_legal, plies, exact)
+    found = beam_search(_START, _children, _mobility, lambda state: _mobility(state) >= min_legal, plies, exact)
     if found is None:
         return None
     witness = replay(list(found.steps))
@@ -264,6 +263,10 @@ def search_witness(min_legal: int, plies: int, rule_set: str = "strict", exact: 
     return ReachResult(Status.SAT, min_legal, plies, rule_set, BEAM, f"{BEAM}:{found.width}", 0, 0, 0.0,
                        time.perf_counter() - began, witness, exact=exact,
                        formula=f"games of {bound} {plies} moves, searched by a beam of width {found.width}")
+
+
+#: The beam's start: (the side to move's discs, the other side's, the legal moves of the side to move).
+_START = (rules.START_BLACK, rules.START_WHITE, rules.legal_moves(rules.START_BLACK, rules.START_WHITE))
 
 
 def _mobility(state: tuple[int, int, int]) -> int:
@@ -478,15 +481,29 @@ class FlipsResult:
 
 
 def solve_flips(min_flips: int, plies: int | None = None, solver: str | None = None, seconds: float | None = None,
-                proof: str | Path | None = None, progress: Progress | None = None, passes: bool = True) -> FlipsResult:
+                proof: str | Path | None = None, progress: Progress | None = None, passes: bool = True,
+                search: bool = True) -> FlipsResult:
     """Is a position reachable within `plies` moves (default 59: every game with an empty square left) where
-    some legal move flips at least `min_flips` discs? The witness is replayed and its flips counted."""
+    some legal move flips at least `min_flips` discs? The witness is replayed and its flips counted. With
+    `search`, a beam search over positions ranked by their best move's flips looks for one first (up to
+    `MOST_FLIPS`, the most any move can flip); the formula answers what it does not find."""
     if not 1 <= min_flips <= 64:
         raise BadInput(f"the number of flipped discs must be between 1 and 64, got {min_flips}")
     plies = 59 if plies is None else plies
     if not 0 <= plies <= 59:
         raise BadInput(f"plies must be between 0 and 59, got {plies}")
     began = time.perf_counter()
+    if search and min_flips <= MOST_FLIPS:
+        found = beam_search(_START, _children, _most_flips, lambda state: _most_flips(state) >= min_flips, plies)
+        if found is not None:
+            witness = replay(list(found.steps))
+            square = _best_flip(witness.player, witness.opponent)[1]
+            result = FlipsResult(Status.SAT, min_flips, plies, f"{BEAM}:{found.width}", 0, 0, 0.0,
+                                 time.perf_counter() - began)
+            return _with_flips_witness(result, witness, square)
+        if seconds is not None:
+            seconds = max(seconds - (time.perf_counter() - began), 0.0)
+        began = time.perf_counter()
     formula = encode_flips(min_flips, plies, passes)
     encoded = time.perf_counter() - began
     solved = _solve_cnf(formula.cnf, solver, seconds, proof, progress)
@@ -496,12 +513,36 @@ def solve_flips(min_flips: int, plies: int | None = None, solver: str | None = N
     if solved.answer:
         witness = replay(decode_moves(formula, solved.model))
         square = next(s for s in range(64) if formula.chosen[s] in solved.model)
-        flipped = rules.popcount(rules.flips(witness.player, witness.opponent, 1 << square))
-        if not (witness.strict and rules.legal_moves(witness.player, witness.opponent) >> square & 1
-                and flipped >= min_flips):
-            raise AssertionError(f"witness {witness.record} {square_name(square)} does not replay to {min_flips} flips")
-        result.witness, result.square, result.flipped = witness, square, flipped
+        result = _with_flips_witness(result, witness, square)
     return result
+
+
+def _with_flips_witness(result: FlipsResult, witness: Replay, square: int) -> FlipsResult:
+    """`result` with its witness and the move that flips, checked on the engine: a strict game, a legal move,
+    at least the discs asked for."""
+    flipped = rules.popcount(rules.flips(witness.player, witness.opponent, 1 << square))
+    if not (witness.strict and rules.legal_moves(witness.player, witness.opponent) >> square & 1
+            and flipped >= result.min_flips):
+        raise AssertionError(f"witness {witness.record} {square_name(square)} does not replay to {result.min_flips} flips")
+    result.witness, result.square, result.flipped = witness, square, flipped
+    return result
+
+
+def _best_flip(player: int, opponent: int) -> tuple[int, int]:
+    """(the most discs a legal move flips, the lowest square of such a move); (0, -1) without a move."""
+    best, square, legal = 0, -1, rules.legal_moves(player, opponent)
+    while legal:
+        move = legal & -legal
+        legal ^= move
+        flipped = rules.popcount(rules.flips(player, opponent, move))
+        if flipped > best:
+            best, square = flipped, move.bit_length() - 1
+    return best, square
+
+
+def _most_flips(state: tuple[int, int, int]) -> int:
+    """The most discs a legal move of a beam state flips."""
+    return _best_flip(state[0], state[1])[0]
 
 
 CENTRE = 0x0000_0018_1800_0000  # d4, e4, d5, e5
