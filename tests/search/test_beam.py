@@ -59,6 +59,11 @@ def test_wider_beams_are_tried_until_one_drops_no_state():
     assert len(tried) == 2 + (1 + 3)  # width 1: the start and one child; width 100: the start and its 3 children
 
 
+def test_a_beam_out_of_time_finds_nothing():
+    assert beam_search(3, _successors, lambda state: state, lambda state: state == 100, 4, seconds=-1.0) is None
+    assert beam_search(3, _successors, lambda state: state, lambda state: state == 3, 4, seconds=-1.0).steps == ()
+
+
 def _most_legal_moves_within(moves):
     """The most legal moves any position within `moves` moves has, by brute force (strict rules)."""
     frontier, best = {(rules.START_BLACK, rules.START_WHITE)}, 4

@@ -8,6 +8,7 @@ order they were first reached, and a state reached twice at one ply is kept once
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -30,12 +31,14 @@ class Found(Generic[State, Step]):
 
 def beam_search(start: State, successors: Callable[[State], Iterable[tuple[tuple[Step, ...], State]]],
                 score: Callable[[State], int], wanted: Callable[[State], bool], plies: int, exact: bool = False,
-                widths: Sequence[int] = BEAM_WIDTHS) -> Found[State, Step] | None:
+                widths: Sequence[int] = BEAM_WIDTHS, seconds: float | None = None) -> Found[State, Step] | None:
     """A state that `wanted` accepts within `plies` plies of `start` (after exactly `plies` with `exact`), searched
-    by beams of each width in `widths` in turn; None if none finds one. `successors` gives each child with the
-    steps that lead to it (a ply may be several steps: a move and a forced pass)."""
+    by beams of each width in `widths` in turn; None if none finds one (or `seconds` run out first: the time is
+    looked at between plies). `successors` gives each child with the steps that lead to it (a ply may be
+    several steps: a move and a forced pass)."""
+    deadline = None if seconds is None else time.monotonic() + seconds
     for width in widths:
-        found, pruned = _beam(start, successors, score, wanted, plies, exact, width)
+        found, pruned = _beam(start, successors, score, wanted, plies, exact, width, deadline)
         if found is not None or not pruned:
             return found  # a beam that never dropped a state has seen every state: a wider one sees no more
     return None
@@ -43,8 +46,8 @@ def beam_search(start: State, successors: Callable[[State], Iterable[tuple[tuple
 
 def _beam(start: State, successors: Callable[[State], Iterable[tuple[tuple[Step, ...], State]]],
           score: Callable[[State], int], wanted: Callable[[State], bool], plies: int, exact: bool,
-          width: int) -> tuple[Found[State, Step] | None, bool]:
-    """One beam of `width`: (what it found or None, whether it ever dropped a state)."""
+          width: int, deadline: float | None) -> tuple[Found[State, Step] | None, bool]:
+    """One beam of `width`: (what it found or None, whether it ever dropped a state, or stopped at `deadline`)."""
     layer: dict[State, tuple[Step, ...]] = {start: ()}
     pruned = False
     for ply in range(plies + 1):
@@ -54,6 +57,8 @@ def _beam(start: State, successors: Callable[[State], Iterable[tuple[tuple[Step,
                     return Found(steps, state, width), pruned
         if ply == plies:
             break
+        if deadline is not None and time.monotonic() > deadline:
+            return None, False
         children: dict[State, tuple[Step, ...]] = {}
         for state, steps in layer.items():
             for step, child in successors(state):

@@ -234,7 +234,7 @@ def solve_reach(
         raise BadInput(f"plies must be between 0 and {MAX_REACH_PLIES}, got {plies}")
     question = Question(min_legal, rule_set, encoding, seconds, dimacs, proof)
     if search and dimacs is None and encoding == "direct":
-        found = search_witness(min_legal, plies, rule_set, exact)
+        found = search_witness(min_legal, plies, rule_set, exact, seconds)
         if found is not None:
             return found
         if seconds is not None:
@@ -248,16 +248,20 @@ def solve_reach(
     return decided or finished[-1]
 
 
-def search_witness(min_legal: int, plies: int, rule_set: str = "strict", exact: bool = False) -> ReachResult | None:
+def search_witness(min_legal: int, plies: int, rule_set: str = "strict", exact: bool = False,
+                   seconds: float | None = None) -> ReachResult | None:
     """A game of at most (`exact`: exactly) `plies` moves that reaches `min_legal` legal moves, found by a beam
     search over positions ranked by their legal-move count (:func:`~gameproof.search.beam.beam_search`), or
-    None. Its games are strict (a side passes only without a move), so they answer either rule set."""
+    None (also when `seconds` run out). Its games are strict (a side passes only without a move), so they answer
+    either rule set."""
     began = time.perf_counter()
-    found = beam_search(_START, _children, _mobility, lambda state: _mobility(state) >= min_legal, plies, exact)
+    found = beam_search(_START, _children, _mobility, lambda state: _mobility(state) >= min_legal, plies, exact,
+                        seconds=seconds)
     if found is None:
         return None
     witness = replay(list(found.steps))
-    if witness.legal_move_count < min_legal or not witness.strict or witness.discs_placed > plies:
+    placed = witness.discs_placed
+    if witness.legal_move_count < min_legal or not witness.strict or placed > plies or (exact and placed != plies):
         raise AssertionError(f"beam witness {witness.record} does not replay to the question")
     bound = "exactly" if exact else "at most"
     return ReachResult(Status.SAT, min_legal, plies, rule_set, BEAM, f"{BEAM}:{found.width}", 0, 0, 0.0,
@@ -494,7 +498,8 @@ def solve_flips(min_flips: int, plies: int | None = None, solver: str | None = N
         raise BadInput(f"plies must be between 0 and 59, got {plies}")
     began = time.perf_counter()
     if search and min_flips <= MOST_FLIPS:
-        found = beam_search(_START, _children, _most_flips, lambda state: _most_flips(state) >= min_flips, plies)
+        found = beam_search(_START, _children, _most_flips, lambda state: _most_flips(state) >= min_flips, plies,
+                            seconds=seconds)
         if found is not None:
             witness = replay(list(found.steps))
             square = _best_flip(witness.player, witness.opponent)[1]
@@ -522,7 +527,7 @@ def _with_flips_witness(result: FlipsResult, witness: Replay, square: int) -> Fl
     at least the discs asked for."""
     flipped = rules.popcount(rules.flips(witness.player, witness.opponent, 1 << square))
     if not (witness.strict and rules.legal_moves(witness.player, witness.opponent) >> square & 1
-            and flipped >= result.min_flips):
+            and flipped >= result.min_flips and witness.discs_placed <= result.plies):
         raise AssertionError(f"witness {witness.record} {square_name(square)} does not replay to {result.min_flips} flips")
     result.witness, result.square, result.flipped = witness, square, flipped
     return result
