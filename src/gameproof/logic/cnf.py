@@ -28,8 +28,8 @@ class Cnf:
         return self.num_vars
 
     def add_clause(self, clause: Iterable[int]) -> None:
-        """Append one clause of non-zero DIMACS literals."""
-        lits = list(clause)
+        """Append one clause of non-zero DIMACS literals (a clause that is refused leaves the CNF as it was)."""
+        lits = array("i", clause)  # whole or not at all: a literal that is no 32-bit int fails here
         if 0 in lits:
             raise ValueError("a clause literal cannot be 0")
         if lits:

@@ -38,16 +38,17 @@ def beam_search(start: State, successors: Callable[[State], Iterable[tuple[tuple
     several steps: a move and a forced pass)."""
     deadline = None if seconds is None else time.monotonic() + seconds
     for width in widths:
-        found, pruned = _beam(start, successors, score, wanted, plies, exact, width, deadline)
-        if found is not None or not pruned:
-            return found  # a beam that never dropped a state has seen every state: a wider one sees no more
+        found, wider_may_find = _beam(start, successors, score, wanted, plies, exact, width, deadline)
+        if found is not None or not wider_may_find:
+            return found
     return None
 
 
 def _beam(start: State, successors: Callable[[State], Iterable[tuple[tuple[Step, ...], State]]],
           score: Callable[[State], int], wanted: Callable[[State], bool], plies: int, exact: bool,
           width: int, deadline: float | None) -> tuple[Found[State, Step] | None, bool]:
-    """One beam of `width`: (what it found or None, whether it ever dropped a state, or stopped at `deadline`)."""
+    """One beam of `width`: (what it found or None, whether a wider beam may find more). A wider one may not when
+    this one never dropped a state (it saw every state), nor when the time ran out (`deadline`)."""
     layer: dict[State, tuple[Step, ...]] = {start: ()}
     pruned = False
     for ply in range(plies + 1):

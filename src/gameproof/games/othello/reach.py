@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gameproof.answers import Reachability, Status
@@ -238,8 +238,7 @@ def solve_reach(
         if found is not None:
             return found
         if seconds is not None:
-            question = Question(min_legal, rule_set, encoding, max(seconds - (time.perf_counter() - began), 0.0),
-                                dimacs, proof)
+            question = replace(question, seconds=max(seconds - (time.perf_counter() - began), 0.0))
     lanes = _lanes(question, plies, exact, staged, solver)
     if len(lanes) == 1:
         return _run_lane(question, lanes[0], progress)
