@@ -5,6 +5,10 @@ for the side to move; a transposition table keeps bounds (lower, upper); childre
 seen before any is searched, and the rest are tried in the order of the game's ``estimate`` (most
 threats for the mover and fewest against it first). Games where both sides must defend for long and
 many lines end in draws (Connect Four) suit it better than proof numbers.
+
+Where many plies are left, a node looks up every child in the table before it searches any (an enhanced
+transposition cutoff: a child already shown to lose ends the node without a search); where few are, it neither
+looks itself up nor stores itself, since a search that small costs less than a table miss.
 """
 
 from __future__ import annotations
@@ -36,8 +40,13 @@ _NODES, _LIMIT, _FILLED = range(3)
 _LANE, _LANES, _ANSWERED = range(STATS, STATS + 3)
 _STATS = STATS + 3
 _DEFERRED = -(1 << 62)  # a child's score once it is left for later (another thread is searching it)
+#: Positions with more plies left than this (by the kernels' ``remaining``) look up all their children first.
+CHILDREN_LOOKED_UP_ABOVE = 12
+#: Positions with at most this many plies left are searched without the table.
+UNTABLED_AT_MOST = 3
 
 K_mover: Callable
+K_remaining: Callable
 K_moves: Callable
 K_play: Callable
 K_undo: Callable
@@ -45,13 +54,13 @@ K_key: Callable
 K_estimate: Callable
 
 
-def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, stats):
+def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, bkey, stats):
     """Value (-1, 0, 1) for the side to move, exact when it lies strictly inside (alpha, beta), else a bound.
 
     Threads sharing the table (``stats[_LANES]`` > 1) write their path into ``lanes``, leave for last the
     children (but the first) that another on the same question is searching, and stop once another has
     answered the question."""
-    s, g, words, lanes, bmove, bscore, stats = borrowed((s, g, words, lanes, bmove, bscore, stats))
+    s, g, words, lanes, bmove, bscore, bkey, stats = borrowed((s, g, words, lanes, bmove, bscore, bkey, stats))
     stats[_NODES] += 1
     if stats[_NODES] > stats[_LIMIT] or stats[HALT] != 0:
         return ABORTED
@@ -64,7 +73,11 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, stats)
         return ABORTED  # another thread has answered the question
     start = stats[_NODES]
     key = K_key(s, g) ^ _SALT
-    found, low, high = ttmod.lookup(words, bits, key)
+    left = K_remaining(s, g)
+    tabled = left > UNTABLED_AT_MOST
+    found, low, high = False, 0, 0
+    if tabled:
+        found, low, high = ttmod.lookup(words, bits, key)
     if found:
         low, high = low - 1, high - 1
         if low >= beta:
@@ -87,8 +100,11 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, stats)
         move = bmove[depth, i]
         result = K_play(s, g, move)
         if result == CONTINUE:
-            ttmod.prefetch(words, bits, K_key(s, g) ^ _SALT)
+            child = K_key(s, g) ^ _SALT
+            if left - 1 > UNTABLED_AT_MOST:
+                ttmod.prefetch(words, bits, child)
             against_me, against_them = K_estimate(s, g, me)
+            bkey[depth, m] = child
             bmove[depth, m] = move
             bscore[depth, m] = against_them - against_me
             m += 1
@@ -102,6 +118,12 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, stats)
         K_undo(s, g, move)
         if best >= beta:
             break
+    if best < beta and left > CHILDREN_LOOKED_UP_ABOVE:
+        for i in range(m):
+            known, _, child_high = ttmod.lookup(words, bits, bkey[depth, i])
+            if known and 1 - child_high >= beta:  # stored plus 1: the child is worth at most child_high - 1
+                best = 1 - child_high
+                break
     if best < beta:
         if best > alpha:
             alpha = best
@@ -128,7 +150,7 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, stats)
                     bscore[depth, i] = _DEFERRED
                     deferred += 1
                     continue
-                value = _negamax(s, g, words, bits, lanes, -beta, -alpha, depth + 1, bmove, bscore, stats)
+                value = _negamax(s, g, words, bits, lanes, -beta, -alpha, depth + 1, bmove, bscore, bkey, stats)
                 K_undo(s, g, move)
                 if value == ABORTED or value == -ABORTED:
                     return ABORTED
@@ -148,7 +170,8 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, stats)
         low = best
     else:
         low, high = best, best
-    stats[_FILLED] += ttmod.store(words, bits, key, low + 1, high + 1, stats[_NODES] - start + 1)
+    if tabled:
+        stats[_FILLED] += ttmod.store(words, bits, key, low + 1, high + 1, stats[_NODES] - start + 1)
     return best
 
 
@@ -177,6 +200,7 @@ class AlphaBeta:
         shape = (max_depth + 2, max(1, max_moves))
         self._bmove = line_aligned(shape)
         self._bscore = line_aligned(shape)
+        self._bkey = line_aligned(shape, np.uint64)
         self._stats = line_aligned(_STATS)
         self._abandoned = False
 
@@ -206,7 +230,7 @@ class AlphaBeta:
             stats[ROOM] = min(self.kernels.room(s), self._bmove.shape[0])
             with stoppable(stats, HALT):
                 value = self._negamax(s, self.tables, self.table.words, self.table.bits, lanes, -1, 1, 0, self._bmove,
-                                      self._bscore, stats)
+                                      self._bscore, self._bkey, stats)
             raise_for_halt(stats, HALT, self.max_depth)
             lanes[o.lane, :LANE_DEPTH] = 0
             if value != ABORTED:
