@@ -211,6 +211,20 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _interrupt(run: subprocess.Popen, signum: int) -> None:
+    """Send `signum` to the running `run` (SIGINT to the whole group, as Ctrl-C does); it must end within two
+    seconds with the one line."""
+    assert run.poll() is None, "the run ended before it could be interrupted"
+    sent = time.monotonic()
+    if signum == signal.SIGINT:
+        os.killpg(run.pid, signum)
+    else:
+        run.send_signal(signum)
+    _, err = run.communicate(timeout=10)
+    assert time.monotonic() - sent < 2
+    assert run.returncode == 128 + signum and err.strip().splitlines() == ["gameproof: interrupted"], err
+
+
 def _interrupted_with_its_workers(run: subprocess.Popen, signum: int, after: float) -> None:
     """Once `run` has two processes below it, send `signum` `after` seconds later (SIGINT to the whole group, as
     Ctrl-C does); it must end within two seconds with the one line, and its workers with it."""
@@ -220,15 +234,7 @@ def _interrupted_with_its_workers(run: subprocess.Popen, signum: int, after: flo
             workers = _descendants(run.pid)
             time.sleep(0.02)
         time.sleep(after)
-        assert run.poll() is None, "the run ended before it could be interrupted"
-        sent = time.monotonic()
-        if signum == signal.SIGINT:
-            os.killpg(run.pid, signum)
-        else:
-            run.send_signal(signum)
-        _, err = run.communicate(timeout=10)
-        assert time.monotonic() - sent < 2
-        assert run.returncode == 128 + signum and err.strip().splitlines() == ["gameproof: interrupted"], err
+        _interrupt(run, signum)
         deadline = time.monotonic() + 2
         while any(map(_alive, workers)) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -245,14 +251,28 @@ def _interrupted_with_its_workers(run: subprocess.Popen, signum: int, after: flo
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads processes from /proc")
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.parametrize("moment", ["workers starting", "workers solving"])
-@pytest.mark.parametrize("command", [
-    ["othello", "cubes", "--legal-moves", "16", "--plies", "8", "--cube-plies", "2", "--workers", "2", "--quiet",
-     "--journal", "{folder}/journal.db", "--proof", "{folder}"],
-    ["mnk", "book", "build", "--rows", "4", "--cols", "5", "--k", "3", "--misere", "--depth", "2", "--workers", "2",
-     "--quiet", "--db", "{folder}/book.db"]], ids=["cubes", "book"])
-def test_an_interrupted_multi_worker_run_ends_at_once_and_leaves_nothing_behind(tmp_path, command, moment, signum):
-    run = _gameproof(*[word.format(folder=tmp_path) for word in command], start_new_session=True)
+def test_an_interrupted_multi_worker_run_ends_at_once_and_leaves_nothing_behind(tmp_path, moment, signum):
+    run = _gameproof("othello", "cubes", "--legal-moves", "16", "--plies", "8", "--cube-plies", "2", "--workers", "2",
+                     "--quiet", "--journal", str(tmp_path / "journal.db"), "--proof", str(tmp_path),
+                     start_new_session=True)
     _interrupted_with_its_workers(run, signum, 0.1 if moment == "workers starting" else 4.0)
+    assert not list(tmp_path.glob(".*.partial"))
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("after", [0.1, 4.0], ids=["workers starting", "workers solving"])
+def test_an_interrupted_book_build_on_threads_ends_at_once(tmp_path, after, signum):
+    book = tmp_path / "book.db"
+    run = _gameproof("mnk", "book", "build", "--rows", "5", "--cols", "5", "--k", "3", "--misere", "--depth", "2",
+                     "--workers", "2", "--tt-mb", "256", "--quiet", "--db", str(book), start_new_session=True)
+    try:
+        while not book.exists() and run.poll() is None:
+            time.sleep(0.02)
+        time.sleep(after)
+        _interrupt(run, signum)
+    finally:
+        run.kill()
+        run.wait()
     assert not list(tmp_path.glob(".*.partial"))
 
 

@@ -45,3 +45,10 @@ def table_and_pid(n: int, shared_table: str) -> list:
 
     SharedTable.attach(shared_table)
     return [shared_table, os.getpid()]
+
+
+def table_thread_and_pid(n: int, table) -> list:
+    """The identity of the table this job was given, the thread it ran on and its process."""
+    import threading
+
+    return [id(table.words), threading.get_ident(), os.getpid()]

@@ -28,9 +28,19 @@ def test_results_are_journalled_and_a_second_run_does_nothing(tmp_path):
         assert len(journal.results()) == 7
 
 
-def test_two_workers_give_the_same_results(tmp_path):
+def test_jobs_on_threads_run_in_this_process_over_one_table(tmp_path):
+    with SqliteJournal(tmp_path / "j.db", task_name(job_tasks.table_thread_and_pid)) as journal:
+        assert run_jobs(job_tasks.table_thread_and_pid, _jobs(12), journal, workers=2, threads=True,
+                        shared_table_mb=1) == 12
+        results = journal.results().values()
+        assert len(results) == 12 and len({table for table, _, _ in results}) == 1
+        assert {pid for _, _, pid in results} == {os.getpid()}
+
+
+@pytest.mark.parametrize("threads", [False, True])
+def test_two_workers_give_the_same_results_on_processes_and_threads(tmp_path, threads):
     with SqliteJournal(tmp_path / "j.db", task_name(job_tasks.square)) as journal:
-        run_jobs(job_tasks.square, _jobs(12), journal, workers=2)
+        run_jobs(job_tasks.square, _jobs(12), journal, workers=2, threads=threads)
         assert journal.results() == {f"n{n}": n * n for n in range(12)}
 
 
@@ -46,11 +56,12 @@ def test_a_job_that_always_kills_its_worker_fails_the_run_by_name(tmp_path):
             run_jobs(job_tasks.always_die, _jobs(1), journal, workers=2, retries=1)
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_a_task_that_raises_names_its_job(tmp_path, workers):
+@pytest.mark.parametrize("workers, threads", [(1, False), (2, False), (2, True)])
+def test_a_task_that_raises_names_its_job(tmp_path, workers, threads):
     with SqliteJournal(tmp_path / "j.db", task_name(job_tasks.refuse)) as journal:
         with pytest.raises(JobFailed, match="job n1 failed: ValueError: no square for 1"):
-            run_jobs(job_tasks.refuse, [Job("n1", {"n": 1})], journal, workers=workers)
+            run_jobs(job_tasks.refuse, [Job("n1", {"n": 1})], journal, workers=workers,
+                     threads=threads)
 
 
 def test_other_files_are_refused_and_left_unchanged(tmp_path):

@@ -257,10 +257,11 @@ def _value_below(search: AlphaBeta, child: np.ndarray, progress: Callable[[int, 
 
 def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_depth: int, max_moves: int,
           options: Options = Options(), with_moves: bool = True,
-          progress: Callable[[int, int, int], None] | None = None) -> Solution:
-    """Solve the non-terminal position `words` exactly, as :func:`gameproof.search.exact.solve` does with df-pn."""
+          progress: Callable[[int, int, int], None] | None = None, table: TranspositionTable | None = None) -> Solution:
+    """Solve the non-terminal position `words` exactly, as :func:`gameproof.search.exact.solve` does with df-pn (on
+    `table` when given, else on a table of its own)."""
     started = time.perf_counter()
-    search = AlphaBeta(kernels, tables, max_depth, max_moves, options)
+    search = AlphaBeta(kernels, tables, max_depth, max_moves, options, table=table)
     moves: dict[int, Value] = {}
     if with_moves:
         buffer = np.zeros(max(1, max_moves), dtype=np.int64)

@@ -20,6 +20,7 @@ from gameproof.search.dfpn import Options
 from gameproof.search.exact import final_value
 from gameproof.search.jobs import Backend, Job, Progress, run_jobs
 from gameproof.search.solve import solve
+from gameproof.search.tt import TranspositionTable
 
 #: The most worker processes a build starts.
 MOST_WORKERS = 256
@@ -64,20 +65,22 @@ def from_children(state: RulesState, book: Book) -> tuple[Value, dict[int, Value
 
 
 def solve_leaves(game: str, records: list[str], options: Options, with_moves: bool,
-                 shared_table: str | None = None) -> list[dict[str, Any]]:
+                 shared_table: str | None = None, table: TranspositionTable | None = None) -> list[dict[str, Any]]:
     """One book job: the entries (as JSON) of the positions after ``records`` in the game that ``game`` loads
     (:func:`~gameproof.framework.registry.load_game`), siblings solved one after another on one table (they
-    share much; the :class:`~gameproof.search.tt.SharedTable` called ``shared_table`` when given), with their
-    moves' values or without. Siblings tend to share their value, so each leaf's first question is the one
-    that settled the leaf before it in one search."""
+    share much; the :class:`~gameproof.search.tt.SharedTable` called ``shared_table``, or ``table``, which other
+    threads search too, when given), with their moves' values or without. Siblings tend to share their value,
+    so each leaf's first question is the one that settled the leaf before it in one search."""
     rules = load_game(game)
     if shared_table is not None:
         options = replace(options, shared_table=shared_table)
+    own = None if table is None else table.with_own_lanes()
     entries = []
     expect = None
     for record in records:
         state = RulesState(rules, record)
-        solution = solve(state, options, with_moves=with_moves, keep_table=True, expect=expect)  # one table a worker
+        # one table a worker, or one for all the threads
+        solution = solve(state, options, with_moves=with_moves, keep_table=True, expect=expect, table=own)
         expect = solution.value
         entries.append(Entry(state.key, record, len(state.history), solution.value, dict(solution.moves),
                              solution.nodes, solution.seconds).as_json())
@@ -143,7 +146,8 @@ def build(game: Game, depth: int, path: str | Path, *, workers: int | None = Non
     """Solve every symmetry-distinct position ``depth`` plies deep as jobs (resuming a partial file: the
     book is the journal), then back up. ``values_only`` leaves keep their value only (faster). The workers
     (by default one locally, in this process, and one per CPU of a Ray cluster) share one transposition
-    table of ``options.tt_mb`` MiB a machine (:func:`~gameproof.search.jobs.run_jobs`)."""
+    table of ``options.tt_mb`` MiB a machine (:func:`~gameproof.search.jobs.run_jobs`); local workers are threads
+    of this process (the kernels release the GIL), Ray's are processes."""
     if not 0 <= depth <= game.max_plies:
         raise BadInput(f"--depth must be between 0 and {game.max_plies} (the most plies a game of {game.name} "
                        f"lasts), got {depth}")
@@ -165,7 +169,7 @@ def build(game: Game, depth: int, path: str | Path, *, workers: int | None = Non
             book.put(finished_entry(state))
         jobs = subtree_jobs(todo, depth, game, options, not values_only, workers or 1)
         run_jobs(solve_leaves, jobs, _BookJournal(book, report, jobs), backend=backend, workers=workers,
-                 address=address, progress=progress, shared_table_mb=options.tt_mb)
+                 address=address, progress=progress, shared_table_mb=options.tt_mb, threads=True)
         for layer in reversed(layers[:depth]):
             for state in layer:
                 if not state.is_over():

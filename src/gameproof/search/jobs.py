@@ -8,6 +8,9 @@ kept. A worker that dies is replaced and its jobs run again, up to ``retries`` t
 raises fails the run with the job's key named. Results do not depend on the backend. Local workers
 never see Ctrl-C (the driver decides): an interrupted driver kills them and raises at once. Ray workers
 are actors that live for the whole run, so what a task keeps in its process serves every job there.
+A task whose work releases the GIL (the search kernels) can run on local threads instead of processes,
+over one table in this process's private memory, which gets the kernel's huge pages (shared memory
+here does not).
 """
 
 from __future__ import annotations
@@ -17,10 +20,12 @@ import itertools
 import json
 import multiprocessing
 import os
+import queue
 import signal
 import socket
 import sqlite3
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -33,7 +38,7 @@ from typing import Any, Protocol
 
 from gameproof.errors import BadInput, RunFailed
 from gameproof.interrupts import ctrl_c_held, die_with_driver
-from gameproof.search.tt import SharedTable
+from gameproof.search.tt import SharedTable, TranspositionTable
 from gameproof.storage import connect_read_only
 
 Task = Callable[..., Any]
@@ -162,11 +167,13 @@ def task_name(task: Task) -> str:
 
 def run_jobs(task: Task, jobs: Iterable[Job], journal: Journal, *, backend: Backend = Backend.LOCAL,
              workers: int | None = None, address: str | None = None, retries: int = 2,
-             progress: Progress | None = None, shared_table_mb: float | None = None) -> int:
+             progress: Progress | None = None, shared_table_mb: float | None = None, threads: bool = False) -> int:
     """Run every job the journal lacks; returns how many ran. ``workers``: by default one locally (the jobs
     then run in this process) and one per CPU of a Ray cluster. With ``shared_table_mb``, jobs run by worker
     processes also get ``shared_table``, the name of a :class:`SharedTable` of that many MiB made for the run
-    on their machine, one a machine."""
+    on their machine, one a machine. With ``threads`` (for a task safe on threads that releases the GIL), local
+    workers are threads of this process, and with ``shared_table_mb`` their jobs get ``table``, one
+    :class:`TranspositionTable` for all of them, instead."""
     if workers is not None and workers < 1:
         raise BadInput("--workers must be at least 1")
     jobs = list(jobs)
@@ -193,6 +200,10 @@ def run_jobs(task: Task, jobs: Iterable[Job], journal: Journal, *, backend: Back
     elif workers is None or workers == 1:
         for job in pending:
             keep(job.key, _timed(task, job))
+    elif threads:
+        table = None if shared_table_mb is None else TranspositionTable(shared_table_mb)
+        _run_on_threads(task, [job if table is None else Job(job.key, {**job.arguments, "table": table})
+                               for job in pending], keep, workers)
     else:
         with _machine_table(shared_table_mb) as table:
             _run_on_processes(task, [_on_table(job, table) for job in pending], keep, workers, retries)
@@ -242,6 +253,41 @@ def _run_on_processes(task: Task, pending: list[Job], keep: Callable[[str, tuple
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_on_threads(task: Task, pending: list[Job], keep: Callable[[str, tuple[Any, float]], None],
+                    workers: int) -> None:
+    """Threads of this process, each taking the next job until none is left or the run ends. The threads are
+    daemons: a run that fails or is interrupted raises at once, without waiting for the jobs under way (a
+    signal stops their search kernels anyway; a process that exits takes them with it)."""
+    waiting: queue.SimpleQueue[Job] = queue.SimpleQueue()
+    for job in pending:
+        waiting.put(job)
+    finished: queue.SimpleQueue[tuple[Job, tuple[Any, float] | None, BaseException | None]] = queue.SimpleQueue()
+    ended = threading.Event()
+
+    def work() -> None:
+        while not ended.is_set():
+            try:
+                job = waiting.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                finished.put((job, _timed(task, job), None))
+            except BaseException as error:  # a job's failure, or a signal that stopped its kernel
+                finished.put((job, None, error))
+                return
+
+    for number in range(min(workers, len(pending))):
+        threading.Thread(target=work, name=f"gameproof-job-{number + 1}", daemon=True).start()
+    try:
+        for _ in pending:
+            job, outcome, error = finished.get()
+            if error is not None:
+                raise error
+            keep(job.key, outcome)
+    finally:
+        ended.set()
 
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:

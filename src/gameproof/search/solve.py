@@ -13,32 +13,37 @@ from gameproof.interrupts import RulesBroken
 from gameproof.search import alphabeta, exact
 from gameproof.search.dfpn import Options, Search
 from gameproof.search.exact import Solution
+from gameproof.search.tt import TranspositionTable
 
 
 def solve(state: RulesState, options: Options = Options(), *, with_moves: bool = True,
           progress: Callable[[int, int, int], None] | None = None, keep_table: bool = False,
-          engine: Engine | None = None, expect: Value | None = None) -> Solution:
+          engine: Engine | None = None, expect: Value | None = None, table: TranspositionTable | None = None) -> Solution:
     """Value of `state` for the side to move (and of each legal move, keyed by move number).
 
     `engine` defaults to the game's declared one. With `keep_table` (df-pn), one search per game and
     options is kept for the whole process, so that positions solved one after another share what each
-    proved. ``expect`` orders the two questions of a value-only df-pn solve (see :func:`exact.solve`). Rules that
+    proved; with `table`, the search is over that table instead (which other threads may be searching too,
+    each with its lanes: :meth:`TranspositionTable.with_own_lanes`). ``expect`` orders the two questions of a value-only df-pn solve (see :func:`exact.solve`). Rules that
     break the kernels' assumptions raise :class:`~gameproof.interrupts.RulesBroken`, naming the game."""
     if state.is_over():
         return Solution(exact.final_value(state))
     try:
-        return _solve(state, options, with_moves, progress, keep_table, engine, expect)
+        return _solve(state, options, with_moves, progress, keep_table, engine, expect, table)
     except RulesBroken as broken:
         raise broken.of(state.game.name) from None
 
 
 def _solve(state: RulesState, options: Options, with_moves: bool, progress: Callable[[int, int, int], None] | None,
-           keep_table: bool, engine: Engine | None, expect: Value | None) -> Solution:
+           keep_table: bool, engine: Engine | None, expect: Value | None, table: TranspositionTable | None) -> Solution:
     game = state.game
     if (engine or game.spec.engine) is Engine.ALPHABETA:
         return alphabeta.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=game.max_moves,
-                               options=options, with_moves=with_moves, progress=progress)
-    search = kept_search(game, options) if keep_table else None
+                               options=options, with_moves=with_moves, progress=progress, table=table)
+    if table is not None:
+        search = Search(game.kernels, game.tables, game.max_plies, game.max_moves, options, table=table)
+    else:
+        search = kept_search(game, options) if keep_table else None
     return exact.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=game.max_moves,
                        options=options, with_moves=with_moves, max_positions=game.max_positions, progress=progress,
                        search=search, expect=expect)

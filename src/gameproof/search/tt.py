@@ -12,6 +12,7 @@ the entry with least work in its bucket, so expensive results survive (small-tre
 
 from __future__ import annotations
 
+import copy
 import os
 import secrets
 import shutil
@@ -113,6 +114,13 @@ class TranspositionTable:
     @property
     def capacity(self) -> int:
         return 1 << self.bits
+
+    def with_own_lanes(self) -> TranspositionTable:
+        """The same entries with lanes of their own: for a thread that searches them on its own questions while
+        others search theirs (the lanes a search writes at every node stay out of the others' cache lines)."""
+        view = copy.copy(self)
+        view.lanes = new_lanes(1)
+        return view
 
 
 #: Shared tables are named ``gameproof_<pid of their maker>_<random>``, so that orphans can be found.
