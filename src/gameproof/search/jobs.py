@@ -21,7 +21,6 @@ import json
 import multiprocessing
 import os
 import queue
-import signal
 import socket
 import sqlite3
 import sys
