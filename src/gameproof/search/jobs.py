@@ -201,8 +201,7 @@ def run_jobs(task: Task, jobs: Iterable[Job], journal: Journal, *, backend: Back
             keep(job.key, _timed(task, job))
     elif threads:
         table = None if shared_table_mb is None else TranspositionTable(shared_table_mb)
-        _run_on_threads(task, [job if table is None else Job(job.key, {**job.arguments, "table": table})
-                               for job in pending], keep, workers)
+        _run_on_threads(task, [_on_table(job, table, "table") for job in pending], keep, workers)
     else:
         with _machine_table(shared_table_mb) as table:
             _run_on_processes(task, [_on_table(job, table) for job in pending], keep, workers, retries)
@@ -309,9 +308,10 @@ def _machine_table(megabytes: float | None) -> Iterator[str | None]:
         table.release()
 
 
-def _on_table(job: Job, table: str | None) -> Job:
-    """``job`` with the name of its machine's shared table among its arguments (itself when there is none)."""
-    return job if table is None else Job(job.key, {**job.arguments, "shared_table": table})
+def _on_table(job: Job, table: str | TranspositionTable | None, argument: str = "shared_table") -> Job:
+    """``job`` with its machine's table among its arguments as `argument` (a shared table by name, or the table
+    of this process's threads; itself when there is none)."""
+    return job if table is None else Job(job.key, {**job.arguments, argument: table})
 
 
 #: Jobs a Ray worker holds beyond the one it runs, so that it does not wait for the driver between jobs.

@@ -24,8 +24,9 @@ def solve(state: RulesState, options: Options = Options(), *, with_moves: bool =
     `engine` defaults to the game's declared one. With `keep_table` (df-pn), one search per game and
     options is kept for the whole process, so that positions solved one after another share what each
     proved; with `table`, the search is over that table instead (which other threads may be searching too,
-    each with its lanes: :meth:`TranspositionTable.with_own_lanes`). ``expect`` orders the two questions of a value-only df-pn solve (see :func:`exact.solve`). Rules that
-    break the kernels' assumptions raise :class:`~gameproof.interrupts.RulesBroken`, naming the game."""
+    each with its lanes: :meth:`TranspositionTable.with_own_lanes`). ``expect`` orders the two questions of a
+    value-only df-pn solve (see :func:`exact.solve`). Rules that break the kernels' assumptions raise
+    :class:`~gameproof.interrupts.RulesBroken`, naming the game."""
     if state.is_over():
         return Solution(exact.final_value(state))
     try:
