@@ -96,6 +96,31 @@ def windows(free):
             + popcount(runs(free, UP_RIGHT) & START_UP_RIGHT) + popcount(runs(free, UP_LEFT) & START_UP_LEFT))
 
 
+def completing_along(x, free, step, starts):
+    """The cells of `free` where a stone would complete k of `x` in a row along `step` (windows beginning at
+    `starts`): for each place of the hole in a window, the windows whose other k − 1 cells are `x`'s."""
+    cells = 0
+    for hole in range(K):
+        run = starts
+        shifted_x, shifted_free = x, free
+        for place in range(K):
+            if place == hole:
+                run = run & shifted_free
+            else:
+                run = run & shifted_x
+            shifted_x, shifted_free = shifted_x >> step, shifted_free >> step
+        for _ in range(hole):  # back from the window's first cell to its hole
+            run = run << step
+        cells = cells | run
+    return cells
+
+
+def completing(x, free):
+    """The cells of `free` where a stone would complete k of `x` in a row."""
+    return (completing_along(x, free, 1, START_ACROSS) | completing_along(x, free, UP, START_UP)
+            | completing_along(x, free, UP_RIGHT, START_UP_RIGHT) | completing_along(x, free, UP_LEFT, START_UP_LEFT))
+
+
 # --- the game protocol (gameproof.framework.declaration) --------------------------------------------------
 
 
@@ -140,14 +165,17 @@ def result(*words):
 
 def estimate(*words):
     """Open lines (k-windows free of the opponent's stones) of each side: they favour their owner in the
-    normal game and threaten him in misère. Notakto: none."""
+    normal game and threaten him in misère, where each empty cell that would complete a line of a side's
+    (a cell that side can no longer play) threatens him too: whoever runs out of other cells loses.
+    Notakto: none."""
     if len(words) == ONE_WORD:
         return 0, 0
     mine, theirs = words[0], words[1]
     own = windows(CELLS & ~theirs)
     other = windows(CELLS & ~mine)
     if MISERE != 0:
-        return other, own
+        free = CELLS & ~(mine | theirs)
+        return other + popcount(completing(theirs, free)), own + popcount(completing(mine, free))
     return own, other
 
 
