@@ -276,6 +276,26 @@ def test_an_interrupted_book_build_on_threads_ends_at_once(tmp_path, after, sign
     assert not list(tmp_path.glob(".*.partial"))
 
 
+@pytest.mark.parametrize("given", ["no file", "an empty file"])
+def test_a_book_build_stopped_before_it_solved_a_leaf_leaves_the_file_as_it_found_it(broken, tmp_path, given):
+    """A rule that loops forever: the build opens the book, then no leaf is ever solved."""
+    book = tmp_path / "book.db"
+    if given == "an empty file":
+        book.write_bytes(b"")
+    run = _gameproof("book", "build", str(broken / "loops.py"), str(book), "--depth", "3", "--workers", "2",
+                     "--tt-mb", "16", "--quiet", start_new_session=True)
+    try:
+        while (not book.exists() or book.stat().st_size == 0) and run.poll() is None:
+            time.sleep(0.02)
+        time.sleep(1.0)
+        _interrupt(run, signal.SIGINT)
+    finally:
+        run.kill()
+        run.wait()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ([book.name] if given == "an empty file" else [])
+    assert given == "no file" or book.read_bytes() == b""
+
+
 @pytest.fixture(scope="module")
 def large_certificate(tmp_path_factory) -> Path:
     """Misère 5×4 k3's certificate (365,564 positions: a check shared among processes)."""

@@ -154,12 +154,30 @@ def build(game: Game, depth: int, path: str | Path, *, workers: int | None = Non
     if workers is not None and not 1 <= workers <= MOST_WORKERS:
         raise BadInput(f"--workers must be between 1 and {MOST_WORKERS}, got {workers}")
     began = time.perf_counter()
+    existed = Path(path).exists()
+    blank = not existed or Path(path).is_file() and Path(path).stat().st_size == 0
     book, game, depth = open_book(path, game, depth)
     report = BuildReport()
+    try:
+        _build(book, game, depth, report, workers, options, values_only, backend, address, progress)
+    except BaseException:
+        if blank and report.solved == 0:  # a failed build that solved nothing leaves the file as it found it
+            if existed:
+                book.path.write_bytes(b"")
+            else:
+                book.path.unlink(missing_ok=True)
+        raise
+    report.wall_seconds = time.perf_counter() - began
+    return report
+
+
+def _build(book: Book, game: Game, depth: int, report: BuildReport, workers: int | None, options: Options,
+           values_only: bool, backend: Backend, address: str | None, progress: Progress | None) -> None:
+    """Fill ``book`` (see :func:`build`)."""
     with book:
         leaves = "values" if values_only else "moves"
         if book.meta().setdefault("leaves", leaves) != leaves:
-            raise BadInput(f"{path} keeps its leaves' {book.meta()['leaves']} only; resume it the same way")
+            raise BadInput(f"{book.path} keeps its leaves' {book.meta()['leaves']} only; resume it the same way")
         book.set_meta(leaves=leaves)
         layers = levels(RulesState(game), depth)
         done = book.keys()
@@ -176,5 +194,3 @@ def build(game: Game, depth: int, path: str | Path, *, workers: int | None = Non
                     value, moves = from_children(state, book)
                     book.put(Entry(state.key, state.record, len(state.history), value, moves, method="children"))
         report.entries = len(book)
-    report.wall_seconds = time.perf_counter() - began
-    return report
