@@ -17,7 +17,7 @@ from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 from gameproof.search.dfpn import Options
 from gameproof.search.parallel import solve_on_workers
-from gameproof.search.solve_journal import SolveJournal
+from gameproof.search.solve_journal import SAVING_SHARE, SolveJournal
 
 GAME, MOVES = "mnk-misere:5,5,3", "c3"  # a win for the side to move, about 5 s of df-pn
 CHECKPOINT = 0.5
@@ -162,3 +162,16 @@ def test_a_resumed_solve_writes_the_certificate_that_confirmed_its_answer(tmp_pa
     assert built == [1]
     checked = check_certificate(str(path))
     assert checked.accepted and checked.value.value == report["value"] == "loss"
+
+
+def test_saves_that_take_long_come_less_often_than_the_checkpoint(tmp_path, monkeypatch):
+    """Saves that take `slow` seconds each, asked for every millisecond: the solve goes on between them for
+    SAVING_SHARE times as long as the last one took (back to back, it would save about ten times a second)."""
+    slow = 0.1
+    save = SolveJournal.save
+    monkeypatch.setattr(SolveJournal, "save", lambda *args: time.sleep(slow) or save(*args))
+    state = RulesState(load_game(GAME), MOVES)
+    solution = solve_on_workers(state, Options(tt_mb=16), workers=1, with_moves=False, journal=tmp_path / "j",
+                                checkpoint_seconds=1e-3)
+    assert solution.value.value == "win" and solution.seconds > 1, "too short a solve to tell"
+    assert 2 <= solution.saves <= solution.seconds / (SAVING_SHARE * slow) + 2

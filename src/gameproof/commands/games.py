@@ -12,7 +12,7 @@ from gameproof.commands.certificate import certificate_argument
 from gameproof.errors import BadInput, RunFailed
 from gameproof.framework.declaration import Engine
 from gameproof.framework.selfcheck import ON_LOAD
-from gameproof.search.solve_journal import CHECKPOINT_SECONDS
+from gameproof.search.solve_journal import CHECKPOINT_SECONDS, SAVING_SHARE
 
 if TYPE_CHECKING:
     from gameproof.framework.declaration import GameSpec
@@ -57,7 +57,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                        "and resume from it when it is there (df-pn); a resumed answer is confirmed by checked "
                        "certificates")
     solve.add_argument("--checkpoint", type=float, default=CHECKPOINT_SECONDS, metavar="SECONDS",
-                       help=f"seconds between two saves of the journal (default {CHECKPOINT_SECONDS:g})")
+                       help=f"seconds between two saves of the journal (default {CHECKPOINT_SECONDS:g}), and at least "
+                       f"{SAVING_SHARE} times as long as the last save took")
     backend_arguments(solve, "threads of this process")
     certificate_argument(solve)
     search_arguments(solve)

@@ -42,7 +42,7 @@ from gameproof.search.alphabeta import AlphaBeta
 from gameproof.search.dfpn import Options, Search
 from gameproof.search.exact import Solution, final_value
 from gameproof.search.jobs import Backend, Job, ray_workers
-from gameproof.search.solve_journal import CHECKPOINT_SECONDS, SolveJournal
+from gameproof.search.solve_journal import CHECKPOINT_SECONDS, SolveJournal, save_interval
 from gameproof.search.tt import (LANE_NODES, LANE_QUESTION, MOST_LANES, SharedTable, TranspositionTable, census,
                                  lookup)
 
@@ -115,7 +115,8 @@ def solve_on_workers(state: RulesState, options: Options, *, workers: int, with_
     """Solve the unfinished position `state` with `engine` on `workers` threads sharing one table, or on
     `workers` Ray workers (of the cluster at `address`, else of one started here; see the module).
 
-    With `journal` (df-pn), the table is saved there every `checkpoint_seconds` and a journal of the same
+    With `journal` (df-pn), the table is saved there every `checkpoint_seconds` (less often where a save takes
+    over a tenth of that: :func:`~gameproof.search.solve_journal.save_interval`) and a journal of the same
     question is resumed; its answer is then confirmed by checked certificates (``confirming`` is told how far
     they are; the solution keeps the position's as ``certificate``). ``then`` is called with a
     df-pn search (over the solved table, for df-pn) and the solution, to build a certificate, say; what it
@@ -302,7 +303,7 @@ class _Run:
         plan = _Plan(self.state, self.with_moves, self.engine)
         pool = ThreadPoolExecutor(self.workers, thread_name_prefix="gameproof-solve")
         try:
-            saved_at = time.perf_counter()
+            saved_at, saving = time.perf_counter(), 0.0  # saving: how long the last save took
             while plan.value is None or self.running:
                 self._hand_out(plan, pool)
                 done, _ = wait(self.running, timeout=min(_REPORT_SECONDS, self.every), return_when=FIRST_COMPLETED)
@@ -314,9 +315,11 @@ class _Run:
                     plan.answered(question, answer)
                 if self.progress is not None:
                     self.report(_CENSUS_PART)
-                if self.journal is not None and time.perf_counter() - saved_at >= self.every:
+                if self.journal is not None and time.perf_counter() - saved_at >= save_interval(self.every, saving):
+                    began_saving = time.perf_counter()
                     self.save()
                     saved_at = time.perf_counter()
+                    saving = saved_at - began_saving
         finally:
             self._stop(pool)
         assert plan.value is not None
