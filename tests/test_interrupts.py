@@ -276,13 +276,17 @@ def test_an_interrupted_book_build_on_threads_ends_at_once(tmp_path, after, sign
     assert not list(tmp_path.glob(".*.partial"))
 
 
-@pytest.mark.parametrize("given", ["no file", "an empty file"])
+@pytest.mark.parametrize("given", ["no file", "an empty file", "a link to no file"])
 def test_a_book_build_stopped_before_it_solved_a_leaf_leaves_the_file_as_it_found_it(broken, tmp_path, given):
     """A rule that loops forever: the build opens the book, then no leaf is ever solved."""
     book = tmp_path / "book.db"
     if given == "an empty file":
         book.write_bytes(b"")
-    run = _gameproof("book", "build", str(broken / "loops.py"), str(book), "--depth", "3", "--workers", "2",
+    named = book
+    if given == "a link to no file":
+        named = tmp_path / "link.db"
+        named.symlink_to(book)
+    run = _gameproof("book", "build", str(broken / "loops.py"), str(named), "--depth", "3", "--workers", "2",
                      "--tt-mb", "16", "--quiet", start_new_session=True)
     try:
         while (not book.exists() or book.stat().st_size == 0) and run.poll() is None:
@@ -292,8 +296,10 @@ def test_a_book_build_stopped_before_it_solved_a_leaf_leaves_the_file_as_it_foun
     finally:
         run.kill()
         run.wait()
-    assert sorted(path.name for path in tmp_path.iterdir()) == ([book.name] if given == "an empty file" else [])
-    assert given == "no file" or book.read_bytes() == b""
+    left = {"no file": [], "an empty file": [book.name], "a link to no file": [named.name]}[given]
+    assert sorted(path.name for path in tmp_path.iterdir()) == left
+    assert given != "an empty file" or book.read_bytes() == b""
+    assert given != "a link to no file" or named.is_symlink() and not book.exists()
 
 
 @pytest.fixture(scope="module")

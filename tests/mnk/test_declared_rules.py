@@ -100,9 +100,11 @@ def test_estimates_count_open_lines(name):
         expected = (own, other)
         if name.startswith("mnk-misere"):
             empty = [1 << cell for cell in range(cells_of(name)) if not (mine | theirs) >> cell & 1]
-            mine_dead = sum(1 for cell in empty if any(line & cell and line & ~cell & ~mine == 0 for line in lines(name)))
-            theirs_dead = sum(1 for cell in empty if any(line & cell and line & ~cell & ~theirs == 0 for line in lines(name)))
-            expected = (other + theirs_dead, own + mine_dead)
+
+            def dead(stones):  # empty cells with a window whose other cells are all `stones`
+                return sum(1 for cell in empty if any(line & cell and line & ~cell & ~stones == 0 for line in lines(name)))
+
+            expected = (other + dead(theirs), own + dead(mine))
         assert state.game.rules.estimate(*state.words) == expected
 
 

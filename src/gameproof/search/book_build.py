@@ -154,8 +154,9 @@ def build(game: Game, depth: int, path: str | Path, *, workers: int | None = Non
     if workers is not None and not 1 <= workers <= MOST_WORKERS:
         raise BadInput(f"--workers must be between 1 and {MOST_WORKERS}, got {workers}")
     began = time.perf_counter()
-    existed = Path(path).exists()
-    blank = not existed or Path(path).is_file() and Path(path).stat().st_size == 0
+    target = Path(path).resolve()  # the file itself: a link to where no file is yet stays as it was
+    existed = target.exists()
+    blank = not existed or target.is_file() and target.stat().st_size == 0
     book, game, depth = open_book(path, game, depth)
     report = BuildReport()
     try:
@@ -163,9 +164,9 @@ def build(game: Game, depth: int, path: str | Path, *, workers: int | None = Non
     except BaseException:
         if blank and report.solved == 0:  # a failed build that solved nothing leaves the file as it found it
             if existed:
-                book.path.write_bytes(b"")
+                target.write_bytes(b"")
             else:
-                book.path.unlink(missing_ok=True)
+                target.unlink(missing_ok=True)
         raise
     report.wall_seconds = time.perf_counter() - began
     return report

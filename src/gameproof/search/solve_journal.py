@@ -36,15 +36,16 @@ CHECKPOINT_SECONDS = 60.0
 #: take at most 1 / (SAVING_SHARE + 1) of the solve's time, however short the checkpoint.
 SAVING_SHARE = 10
 
+_MAGIC = b"gameproof solve journal 1\n"
+_TRAILER = b"sha256 "
+_MOST_HEADER = 1 << 16
+_CHUNK = 1 << 24  # bytes read or written at a time
+
 
 def save_interval(checkpoint_seconds: float, last_save_seconds: float) -> float:
     """Seconds from the end of one save to the start of the next: the checkpoint, unless the last save took
     more than 1 / :data:`SAVING_SHARE` of it."""
     return max(checkpoint_seconds, SAVING_SHARE * last_save_seconds)
-_MAGIC = b"gameproof solve journal 1\n"
-_TRAILER = b"sha256 "
-_MOST_HEADER = 1 << 16
-_CHUNK = 1 << 24  # bytes read or written at a time
 
 
 class SolveJournal:
