@@ -56,6 +56,10 @@ _ROOT_EVERY = 1 << 18
 _REPORT_SECONDS, _CENSUS_PART = 1.0, 16
 
 
+class Disagreement(RunFailed):
+    """Two workers answered one question differently (only a table that lies can make them)."""
+
+
 @dataclass(frozen=True)
 class Progress:
     """How a solve stands: nodes so far (all workers, the journal's included), the table's entries, and for
@@ -158,10 +162,16 @@ def _solve_here(state: RulesState, loading: str, options: Options, workers: int,
         _check_confirmable(state, loading)
     table = TranspositionTable(options.tt_mb, game.max_positions, searchers=workers)
     saved = book.restore(table.words) if book is not None else None
-    solution = _Run(state, options, table, workers, with_moves, engine, book, checkpoint_seconds, progress,
-                    saved).solve()
+    try:
+        solution = _Run(state, options, table, workers, with_moves, engine, book, checkpoint_seconds, progress,
+                        saved).solve()
+    except Disagreement:
+        if saved is None:
+            raise
+        solution = None  # workers reading a forged table may disagree: the journal is not confirmed either
     if saved is not None:
-        confirmed = _confirmed(state, loading, solution, table, options, workers, confirming)
+        confirmed = None if solution is None else _confirmed(state, loading, solution, table, options, workers,
+                                                               confirming)
         if confirmed is None:
             table.words[:] = 0
             solution = _Run(state, options, table, workers, with_moves, engine, book, checkpoint_seconds, progress,
@@ -249,10 +259,10 @@ class _Plan:
         self._follow[id(question)] = then
 
     def answered(self, question: Question, answer: bool | int) -> None:
-        """Record `answer`, which may ask the next question; RuntimeError if it contradicts an earlier one."""
+        """Record `answer`, which may ask the next question; :class:`Disagreement` if it contradicts an earlier one."""
         if question.answer is not None:
             if question.answer != answer:
-                raise RunFailed(f"two workers answered a question differently: {question.ask.value} after "
+                raise Disagreement(f"two workers answered a question differently: {question.ask.value} after "
                                    f"{question.position.record!r}: {question.answer} and {answer}")
             return
         question.answer = answer
