@@ -249,3 +249,26 @@ def test_a_hex_chain_is_reached_as_a_walk_of_the_reference_finds():
     found = solve_reach(game, plies, white_joined, "cadical195")
     assert found.status is Status.SAT and found.final.is_over()
     assert solve_reach(game, plies - 1, white_joined, "cadical195").status is Status.UNSAT
+
+
+def test_a_predicate_that_catches_a_refusal_is_refused_not_unsat(tmp_path, capsys):
+    """The fallback path was traced instead and answered "unsat" with a DRAT proof that checks."""
+    predicate = tmp_path / "catching.py"
+    predicate.write_text("def catching(covered, to_move):\n    try:\n        return covered is len('')\n"
+                         "    except Exception:\n        return covered == (1 << 64) - 1\n")
+    assert main(["reach", f"{DOMINEERING}:3,3", "--plies", "2", "--where", f"{predicate}::catching"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "catching.py:3: `is`" in err and "caught this refusal" in err
+
+
+def test_a_rule_that_catches_a_refusal_is_refused_not_unsat(tmp_path, capsys):
+    """A refusal inside the game's own rules, caught there, voids the trace of `reach` too."""
+    game = _domineering_with_play(tmp_path, "    try:\n        across = str(move) != '' and not vertical_to_move(covered)\n"
+                                  "    except Exception:\n        across = True\n"
+                                  "    if across:\n        return (covered | move | (move << 1),)\n"
+                                  "    return (covered | move | (move << COLS),)\n")
+    predicate = tmp_path / "stacked.py"
+    predicate.write_text("def stacked(covered, to_move):\n    return (covered & 0x81) == 0x81\n")
+    assert main(["reach", game, "--plies", "1", "--where", f"{predicate}::stacked"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "domineering_variant.py:" in err and "caught this refusal" in err

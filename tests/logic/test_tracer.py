@@ -356,3 +356,147 @@ def test_a_range_test_from_zero_is_traced_and_a_bare_sign_test_refused():
     assert [bool(traced >> lane & 1) for lane in values] == [value < 10 for value in values]
     with pytest.raises(Untraceable):
         natural(compile_function("def f(x):\n    return x - 1 >= 0\n"))(x)
+
+
+# --- a refusal cannot be swallowed: whatever the traced code catches, a refused trace is void -------------
+
+SWALLOWING = '''
+from gameproof.logic import any_uint, verify
+from gameproof.logic.natural import natural
+
+
+def catches_identity():
+    x = any_uint(8, "x")
+    try:
+        small = x is len("")
+    except Exception:
+        small = True  # the fallback, traced instead of the refused test, would make the property hold
+    verify(small | (x != 0))
+
+
+def catches_a_truth_test_with_a_bare_except():
+    x = any_uint(8, "x")
+    try:
+        y = 1 if x > 3 else 2
+    except:  # noqa: E722
+        y = 1
+    verify(x + y != 0)
+
+
+def catches_base_exception():
+    x = any_uint(8, "x")
+    try:
+        text = str(x)
+    except BaseException:
+        text = "0"
+    verify((x == 0) | (text != "0"))
+
+
+@natural
+def countdown(x):
+    while x != 0:
+        x = x - 1
+    return x
+
+
+def catches_a_natural_refusal():
+    x = any_uint(8, "x")
+    try:
+        zero = countdown(x)
+    except TypeError:
+        zero = 0
+    verify(zero == 0)
+
+
+def fails_otherwise_after_catching():
+    x = any_uint(8, "x")
+    try:
+        hash(x)
+    except Exception:
+        raise KeyError("gone")
+    verify(x == x)
+'''
+
+
+@pytest.fixture
+def swallowing_file(tmp_path):
+    path = tmp_path / "swallowing.py"
+    path.write_text(SWALLOWING)
+    return path
+
+
+@pytest.mark.parametrize("name", ["catches_identity", "catches_a_truth_test_with_a_bare_except", "catches_base_exception",
+                                  "catches_a_natural_refusal", "fails_otherwise_after_catching"])
+def test_a_refusal_the_harness_catches_still_voids_the_trace(swallowing_file, name):
+    """Each of these was answered "verified" (with a DRAT proof that checks) when the refusal could be caught."""
+    from gameproof.logic.harness import load_harness
+
+    report = check(load_harness(f"{swallowing_file}::{name}"))
+    assert report.outcome is Outcome.ERROR and not report.properties
+    where = "line 35" if name == "catches_a_natural_refusal" else "swallowing.py:"  # @natural names lines
+    assert report.message.startswith("cannot trace: ") and where in report.message
+    assert "caught this refusal" in report.message
+
+
+def test_a_merge_the_tracer_answers_itself_is_no_refusal():
+    """Two values that cannot be merged make a variable that refuses only when used: unused, nothing is void."""
+    @natural
+    def pick(x):
+        if x > 3:
+            scratch = "big"
+        else:
+            scratch = ["small"]
+        return x + 1
+
+    def harness():
+        x = any_uint(8, "x")
+        verify(pick(x) != x)
+
+    assert check(harness).outcome is Outcome.VERIFIED
+
+
+RECURSIVE = '''
+from gameproof.logic import any_uint, verify
+from gameproof.logic.natural import natural
+
+
+def nested(depth=0):
+    x = any_uint(8, f"x{depth}")
+    if depth < 2:
+        nested(depth + 1)
+    verify(x + 1 != x)
+
+
+def factorial(n):
+    return 1 if n == 0 else n * factorial(n - 1)
+
+
+def times_six():
+    x = any_uint(8, "x")
+    verify(x * factorial(3) == x * 6)
+
+
+@natural
+def count(x):
+    if x == 0:
+        return 0
+    return 1 + count(x - 1)
+
+
+def counts():
+    x = any_uint(8, "x")
+    verify(count(x) == x)
+'''
+
+
+def test_recursion_on_plain_ints_is_traced_and_on_symbolic_values_refused(tmp_path):
+    """A function that calls itself by name once failed with "'types.SimpleNamespace' object is not callable"."""
+    from gameproof.logic.harness import load_harness
+
+    path = tmp_path / "recursive.py"
+    path.write_text(RECURSIVE)
+    nested = check(load_harness(f"{path}::nested"))
+    assert nested.outcome is Outcome.VERIFIED and len(nested.properties) == 3
+    assert check(load_harness(f"{path}::times_six")).outcome is Outcome.VERIFIED
+    counts = check(load_harness(f"{path}::counts"))
+    assert counts.outcome is Outcome.ERROR and "recursion on a symbolic value is not traced" in counts.message

@@ -34,7 +34,7 @@ from gameproof.logic.drat import ProofCheck, check_drat, find_drat_trim, proof_j
 from gameproof.logic.natural import guard, guarded_namespace
 from gameproof.logic.simplify import propagate_units
 from gameproof.logic.solvers import DEFAULT_SOLVER, Solver, open_solver
-from gameproof.logic.untraceable import Untraceable, function_site
+from gameproof.logic.untraceable import Untraceable, function_site, voided_by_refusals
 from gameproof.logic.words import Bit, Word
 
 Harness = Callable[[], Any]
@@ -296,7 +296,8 @@ def trace(harness: Harness) -> Traced:
     ``verify``/``cover``) become constants before encoding.
     """
     symbolic = _Symbolic()
-    _run(harness, symbolic)
+    with voided_by_refusals():
+        _run(harness, symbolic)
     circuit, props = symbolic.circuit, symbolic.properties
     findings = [circuit.and_(p.assumed, p.cond if p.kind == "cover" else p.cond ^ 1) for p in props]
     any_finding = circuit.or_all(findings)
@@ -347,6 +348,10 @@ def check(harness: Harness, solver: str = DEFAULT_SOLVER, seconds: float | None 
         return Report(Outcome.UNKNOWN, "time limit reached while tracing the harness", None, [])
     except Untraceable as error:
         return Report(Outcome.ERROR, f"cannot trace: {error}", None, [])
+    except RecursionError:
+        return Report(Outcome.ERROR, "cannot trace: recursion on a symbolic value is not traced (an `if` on a symbolic "
+                      "condition runs both branches, so a recursive call under it never stops): recurse on plain "
+                      "ints only", None, [])
     except (Exception, SystemExit) as error:  # the harness itself is broken (or exits): report it, do not crash
         return Report(Outcome.ERROR, f"harness failed while tracing: {type(error).__name__}: {error}", None, [])
     encode_seconds = time.perf_counter() - started

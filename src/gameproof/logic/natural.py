@@ -53,17 +53,23 @@ import types
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from gameproof.logic.untraceable import Untraceable
+from gameproof.logic.untraceable import Untraceable, forget_refusal, record_refusal
 from gameproof.logic.words import Bit, Word, ite, zext
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 _RT = "_gp_natural"  # the name under which rewritten code sees this module's runtime
 _RESULT, _DONE = "_gp_result", "_gp_returned"
+_DEFINED = "_gp_defined"  # the name a rewritten function is defined under, inside the factory that closes over it
 
 
 class NaturalError(TypeError):
-    """A construct that cannot be made symbolic, met with a symbolic value (the message names the line)."""
+    """A construct that cannot be made symbolic, met with a symbolic value (the message names the line); raised
+    during a trace, it voids the trace whatever catches it (:func:`~gameproof.logic.untraceable.record_refusal`)."""
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        record_refusal(self)
 
 
 class _Marker:
@@ -372,6 +378,7 @@ def _merge_variable(cond: Bit, then: object, other: object, name: str, line: int
     try:
         return merge(cond, then, other, what, line)
     except (NaturalError, ValueError, TypeError) as error:
+        forget_refusal(error)  # answered here: the variable raises again only if it is used
         return Unmerged(str(error) if "line" in str(error) else f"line {line}: {what}: {error}")
 
 
@@ -460,6 +467,7 @@ def _recompile(function: F, rewriter: ast.NodeTransformer, how: Rewritten, names
     definition.decorator_list = []
     ast.increment_lineno(tree, function.__code__.co_firstlineno - 1)  # the source starts at the first decorator
     rewriter.visit(definition)
+    definition.name = _DEFINED  # not the function's own name, which its body reads from the namespace (recursion)
     freevars = function.__code__.co_freevars
     factory = ast.FunctionDef(
         name="_gp_factory", args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=name) for name in (*freevars, _RT)],
@@ -469,7 +477,8 @@ def _recompile(function: F, rewriter: ast.NodeTransformer, how: Rewritten, names
     ast.fix_missing_locations(module)
     code = compile(module, function.__code__.co_filename, "exec")
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
-    inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == definition.name)
+    inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == _DEFINED)
+    inner = inner.replace(co_name=function.__name__, co_qualname=function.__qualname__)
     cells = dict(zip(freevars, function.__closure__ or ()))
     runtime = types.CellType(_runtime_namespace())
     closure = tuple(cells.get(name, runtime) for name in inner.co_freevars)

@@ -4,17 +4,27 @@ Tracing runs a user's function on symbolic :class:`~gameproof.logic.words.Word` 
 :class:`~gameproof.logic.words.Bit` values. An operation whose answer would not depend on the values
 they stand for (``w is 0``, ``str(w) == "0"``, ``type(w) == int``, ``w < -1``...) would silently become a
 constant, so it raises :class:`Untraceable` instead: one line, "FILE:LINE: construct: why".
+
+A refusal cannot be swallowed: each one raised inside :func:`voided_by_refusals` (every trace runs inside it) is
+recorded there, and the trace fails when the traced function returns, even if its code caught the refusal with
+``try``/``except`` and went on down another path (which would be traced instead, and could turn "unknown" into
+"verified" or "unsat").
 """
 
 from __future__ import annotations
 
+import contextvars
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
 from gameproof.errors import BadInput
 
 _LOGIC = str(Path(__file__).resolve().parent)  # frames in this package are the tracer's, not the user's
+#: The refusals raised so far in the trace being run (None outside a trace).
+_refusals: contextvars.ContextVar[list[Exception] | None] = contextvars.ContextVar("refusals", default=None)
 
 
 class Untraceable(BadInput):
@@ -24,6 +34,44 @@ class Untraceable(BadInput):
         self.construct = construct
         self.site = site if site is not None else user_site()
         super().__init__(f"{self.site}: {construct}: {why}" if self.site else f"{construct}: {why}")
+        record_refusal(self)
+
+
+def record_refusal(error: Exception) -> None:
+    """Note that `error` refused a construct: the trace under way (if any) is void, whatever catches `error`."""
+    recorded = _refusals.get()
+    if recorded is not None:
+        recorded.append(error)
+
+
+def forget_refusal(error: Exception) -> None:
+    """Take back :func:`record_refusal` for an `error` the tracer itself caught and answered otherwise."""
+    recorded = _refusals.get()
+    if recorded is not None and error in recorded:
+        recorded.remove(error)
+
+
+@contextmanager
+def voided_by_refusals() -> Iterator[None]:
+    """Run a trace; if anything in it was refused, fail with that refusal when it ends, even when the traced code
+    caught it and went on (an :class:`Untraceable` saying so), or failed later for another reason."""
+    recorded: list[Exception] = []
+    token = _refusals.set(recorded)
+    try:
+        yield
+    except Exception as error:
+        if not recorded or any(error is refusal for refusal in recorded):
+            raise
+        raise _swallowed(recorded[0]) from None
+    finally:
+        _refusals.reset(token)
+    if recorded:
+        raise _swallowed(recorded[0])
+
+
+def _swallowed(refusal: Exception) -> Untraceable:
+    return Untraceable(str(refusal), "the traced code caught this refusal and went on, but what was refused cannot "
+                       "be traced, so the whole trace is void (take out the try/except around it)", site="")
 
 
 def user_site(frame: FrameType | None = None) -> str:
