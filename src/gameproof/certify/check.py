@@ -15,14 +15,17 @@ What this module imports, and why that keeps it independent of the search that b
 
 Nothing from :mod:`gameproof.search`, the numba kernels or their keys: legal moves, results, passes and
 the symmetric images of positions are computed here from the rule functions and the board's geometry.
-What it trusts: the rule functions, and that the declared symmetries are symmetries of those rules.
+What it trusts: the rule functions, nothing else the game declares. Positions are merged by symmetry (the group
+the declared symmetries generate), but every image of every accepted position is checked as a record is (at the
+image of a claimant's position, the image of its chosen move), so a symmetry that the rules break anywhere the
+proof goes is a finding that names it, never a value proven through it.
 
 A part is accepted when, record by record in file order, each position's moves -- the claimant's one
 chosen move, or every move of the other side -- either end the game well for the claimant (a win; a
 draw too for a part whose goal is a draw) or lead to a position that, up to symmetry, was accepted
-earlier in the part; and the root is accepted by the end. By induction on the file order every
-accepted position is won (or held) by the claimant, which also rules out cycles. The value is then
-read from the parts and compared with the one claimed.
+earlier in the part, and the same holds at each of the position's images; and the root is accepted by the
+end. By induction on the file order every image of every accepted position is won (or held) by the claimant,
+which also rules out cycles. The value is then read from the parts and compared with the one claimed.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from gameproof.answers import Value
 from gameproof.certify.proven import ProvenKeys
 from gameproof.certify.records import CertificateReader, Goal, Header, Part, file_sha256
 from gameproof.errors import BadInput, RunFailed
-from gameproof.framework.declaration import DRAW, LOSS, ONGOING, WIN
+from gameproof.framework.declaration import DRAW, LOSS, ONGOING, WIN, Symmetry, split_words
 from gameproof.framework.game import Game
 from gameproof.framework.moves import bits_of, complete_moves
 from gameproof.framework.registry import load_game
@@ -113,9 +116,43 @@ class Report:
                 "finding": None if self.finding is None else self.finding.to_json(), "seconds": round(self.seconds, 3)}
 
 
+def _bit_map(game: Game, symmetry: Symmetry, span: int) -> tuple[int, ...]:
+    """Where `symmetry` takes each of the board's first `span` bits (bits that are no cell stay where they are)."""
+    board = game.board
+    image = list(range(span))
+    for row in range(board.rows):
+        for col in range(board.cols):
+            image[board.bit(row, col)] = board.bit(*symmetry.apply(row, col, board.rows, board.cols))
+    if sorted(image) != list(range(span)):
+        raise BadInput(f"{game.name}: the declared symmetry {symmetry.value} does not map the board onto itself")
+    return tuple(image)
+
+
+def symmetry_group(game: Game, span: int) -> list[tuple[Symmetry, tuple[int, ...]]]:
+    """The symmetries that the game's declared ones generate (identity first, then the declared ones, then what
+    composing them adds), each with its map of the first `span` bits: a group, so that two positions share a
+    canonical key exactly when one is an image of the other."""
+    group = {}
+    for symmetry in game.symmetries:
+        group.setdefault(_bit_map(game, symmetry, span), symmetry)
+    fits = [s for s in Symmetry if game.board.rows == game.board.cols or not s.needs_square]
+    named = {}
+    for symmetry in reversed(fits):  # a map that several symmetries share (a 1x1 board) takes the first's name
+        named[_bit_map(game, symmetry, span)] = symmetry
+    grown = True
+    while grown:
+        grown = False
+        for first in list(group):
+            for second in list(group):
+                composed = tuple(first[bit] for bit in second)
+                if composed not in group:
+                    group[composed], grown = named[composed], True
+    return [(symmetry, image) for image, symmetry in group.items()]
+
+
 class Images:
-    """Canonical keys of positions: the least of a position's images under the game's declared symmetries
-    (with the side to move), computed from the board's geometry.
+    """Canonical keys of positions: the least of a position's images under the symmetries that the game's declared
+    ones generate (with the side to move), computed from the board's geometry; and the images themselves.
 
     A table per word and chunk of bits maps the chunk to its images under every symmetry at once, each
     image in its own lane of one big integer, so a key is a few lookups and a minimum over the lanes."""
@@ -123,17 +160,11 @@ class Images:
     def __init__(self, game: Game) -> None:
         board = game.board
         self.game = game
-        symmetries = game.symmetries  # the declared ones this board has
         self.span = span = board.mask.bit_length()
-        maps = []
-        for symmetry in symmetries:
-            image = list(range(span))  # bits that are no cell stay where they are
-            for row in range(board.rows):
-                for col in range(board.cols):
-                    image[board.bit(row, col)] = board.bit(*symmetry.apply(row, col, board.rows, board.cols))
-            if sorted(image) != list(range(span)):
-                raise BadInput(f"{game.name}: the declared symmetry {symmetry.value} does not map the board onto itself")
-            maps.append(image)
+        self.group = symmetry_group(game, span)
+        self.maps = dict(self.group)
+        maps = list(self.maps.values())
+        self.declared = frozenset(game.symmetries)
         self.layers = layers = game.layers
         self.one_word_layers = game.layer_words == 1
         lane = layers * span
@@ -165,6 +196,39 @@ class Images:
         if max(words) >> self.span:  # bits beyond the board's cells stay where they are
             return least << 1 | to_move, tuple(word >> self.span for word in words)
         return least << 1 | to_move
+
+    def others(self, words: tuple[int, ...]) -> Iterator[tuple[Symmetry, tuple[int, ...]]]:
+        """Each image of a position that differs from it and from the images before it, with a symmetry giving it."""
+        game, span = self.game, self.span
+        layers = words[: self.layers] if self.one_word_layers else tuple(game.layer_sets(words))
+        images = 0
+        for word, shift, mask, table in self.tables:
+            images |= table[layers[word] >> shift & mask]
+        cells = (1 << span) - 1
+        seen = {tuple(words)}
+        for (symmetry, _), offset in zip(self.group[1:], self.offsets[1:]):
+            lane = images >> offset
+            mapped = [lane >> (index * span) & cells | layer >> span << span for index, layer in enumerate(layers)]
+            image = tuple(mapped) if self.one_word_layers else tuple(
+                word for layer in mapped for word in split_words(layer, game.layer_words))
+            if image not in seen:
+                seen.add(image)
+                yield symmetry, image
+
+    def move(self, symmetry: Symmetry, move: int) -> int:
+        """The code of `move` under `symmetry` (cells off the board stay where they are; the pass stays the pass)."""
+        image = self.maps[symmetry]
+        codes = self.game.codes
+        if move == codes.pass_move:
+            return move
+        return codes.encode(tuple(image[cell] if cell < len(image) else cell for cell in codes.decode(move)))
+
+    def named(self, symmetry: Symmetry) -> str:
+        """`symmetry` for a finding: declared, or implied by composing declared ones."""
+        if symmetry in self.declared:
+            return f"the declared symmetry {symmetry.value}"
+        shown = ", ".join(s.value for s in self.game.symmetries[1:])
+        return f"the symmetry {symmetry.value} (the declared {shown}, composed)"
 
 
 def check_certificate(path: str, progress: Callable[[int, int], None] | None = None,
@@ -410,7 +474,7 @@ class _PartChecker:
         `report.checked`; `tick` is told the count now and then."""
         stop = part.nodes if stop is None else stop
         rules = _Rules(self.game)
-        key = self.images.key
+        key, others, image_move, named = self.images.key, self.images.others, self.images.move, self.images.named
         claimant, draw_ok = part.claimant, part.goal is Goal.DRAW
         size = self.game.words
         proven = ProvenKeys()
@@ -430,8 +494,10 @@ class _PartChecker:
                 return None
             return f"a finished game that {names[claimant]} loses"
 
-        def problem_at(words: tuple[int, ...], to_move: int, move: int) -> str | None:
-            """What is wrong with a record, or None."""
+        def problem_at(words: tuple[int, ...], to_move: int, move: int, image: bool = False) -> str | None:
+            """What is wrong with a record, or None. At an `image` of a record's position, the claimant's `move` is
+            the image of the record's, tried first; where a symmetry names moves otherwise (a domino by its lower
+            cell), any move of the claimant's to an accepted position will do."""
             moves = rules.moves(words, to_move)
             if not moves:
                 if rules.result(words, to_move) != ONGOING:
@@ -440,9 +506,14 @@ class _PartChecker:
                     return "no legal move, and the game has no passes"
                 moves = [rules.passing]
             if to_move == claimant:
-                if move not in moves:
+                if move not in moves and not image:
                     return f"the chosen move {self._move_name(move)} is not legal"
-                reason = flaw(rules.play(words, to_move, move), 1 - to_move)
+                reason = flaw(rules.play(words, to_move, move), 1 - to_move) if move in moves else "no legal move"
+                if reason is not None and image:
+                    others = (flaw(rules.play(words, to_move, other), 1 - to_move) for other in moves if other != move)
+                    if any(other is None for other in others):
+                        return None
+                    return f"no move of {names[claimant]}'s leads to a position accepted earlier or a good end"
                 return None if reason is None else f"the chosen move {self._move_name(move)} leads to {reason}"
             if move != self.no_move:
                 return f"{names[claimant]}'s opponent is to move, but the record chooses a move ({move})"
@@ -467,6 +538,11 @@ class _PartChecker:
             problem = problem_at(words, to_move, move)
             if problem is not None:
                 return self._finding(index, part, number, words, to_move, problem)
+            for symmetry, image in others(words):  # the position's key stands for these too: each must hold
+                problem = problem_at(image, to_move, move if to_move != claimant else image_move(symmetry, move), True)
+                if problem is not None:
+                    return self._finding(index, part, number, image, to_move, f"{named(symmetry)} fails here, at the "
+                                         f"image of the position the record gives: {problem}")
             proven.add(key(words, to_move))
             if number % _PROGRESS_EVERY == 0:
                 tick(number - start)
