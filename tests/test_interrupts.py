@@ -302,6 +302,143 @@ def test_a_book_build_stopped_before_it_solved_a_leaf_leaves_the_file_as_it_foun
     assert given != "a link to no file" or named.is_symlink() and not book.exists()
 
 
+#: A 3x3 board filled in turn, whose compiled {rule}() loops forever at one position three plies deep (X on a1
+#: and c1, O on b1: the first line every search follows) and nowhere else. On Python ints the loop ends (it
+#: climbs past 2**64), so the file loads, and what a command works out in Python near the start sees nothing; on
+#: uint64 it wraps and never does: only a search kernel is held there.
+TRAPPED = '''"""A 3x3 board filled in turn; compiled, {rule}() loops forever at one position (tests/test_interrupts.py)."""
+import sys
+
+from gameproof.framework.bits import popcount
+from gameproof.framework.declaration import DRAW, Board, GameSpec
+
+FULL = 0x1FF
+X_TRAP, O_TRAP = 0b101, 0b010
+LAST_WORD = 0xFFFF_FFFF_FFFF_FFFF
+STEP = 0x1000_0000_0000_0000
+
+
+def start():
+    return (0, 0)
+
+
+def trap(x, o):
+    spin = x
+    while x == X_TRAP and o == O_TRAP and spin <= LAST_WORD:  # on uint64 always <= LAST_WORD
+        spin += STEP
+    return 0
+
+
+def legal(x, o):
+    return (~(x | o) & FULL) | {legal_trap}
+
+
+def play(x, o, move):
+    if popcount(x) == popcount(o):
+        return (x | move, o)
+    return (x, o | move)
+
+
+def result(x, o):
+    return DRAW
+
+
+def estimate(x, o):
+    return popcount(x) + {estimate_trap}, popcount(o)
+
+
+GAME = GameSpec(name="trapped-{rule}", rules=sys.modules[__name__], summary="a board filled in turn",
+                board=lambda: Board(3, 3), symmetries=(), perspective=False)
+'''
+TRAP_COMMANDS = {"solve": ["solve", "{rules}", "--quiet"], "workers": ["solve", "{rules}", "--workers", "2", "--quiet"],
+                 "book": ["book", "build", "{rules}", "{book}", "--depth", "1", "--quiet"]}
+
+
+@pytest.fixture(scope="module")
+def trapped(tmp_path_factory) -> dict[str, tuple[Path, float]]:
+    """For `legal` and `estimate`: the rules file whose compiled rule loops, its kernels compiled and cached (by
+    solves after b2, where the trap cannot come: X holds b2), and how long to wait for a command on it to be
+    held in the loop: twice as long as such a solve takes once compiled, which ends unless held."""
+    folder = tmp_path_factory.mktemp("trapped_rules")
+    files = {}
+    for rule in ("legal", "estimate"):
+        source = TRAPPED.format(rule=rule, **{f"{name}_trap": "trap(x, o)" if name == rule else "0"
+                                              for name in ("legal", "estimate")})
+        path = folder / f"trapped_{rule}.py"
+        path.write_text(source)
+        taken = 0.0
+        for workers in ("1", "2", "2"):  # the last once compiled
+            began = time.monotonic()
+            code, out, err = _finished(_gameproof("solve", str(path), "--moves", "b2", "--workers", workers, "--quiet"))
+            assert code == 0 and "draw" in out, err  # the file loads (the rules self-check passes)
+            taken = time.monotonic() - began
+        files[rule] = (path, 2 * taken + 0.5)
+    return files
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize(("rule", "command"), [("legal", "solve"), ("legal", "workers"), ("estimate", "solve"),
+                                               ("estimate", "workers"), ("legal", "book")])
+def test_a_compiled_rule_that_loops_where_only_the_search_goes_still_stops_within_two_seconds(trapped, tmp_path,
+                                                                                            rule, command, signum):
+    """Once a kernel is held in the rules, the command that waits for it (for the thread that runs it, say) is
+    ended by the watchdog: with the one line and the signal's exit code, within two seconds."""
+    rules, held_after = trapped[rule]
+    arguments = [word.format(rules=rules, book=tmp_path / "book.db") for word in TRAP_COMMANDS[command]]
+    run = _gameproof(*arguments, start_new_session=True)
+    try:
+        time.sleep(held_after)
+        assert run.poll() is None, run.communicate()  # a solve that never met the loop would have ended
+        _interrupt(run, signum)
+    finally:
+        run.kill()
+        run.wait()
+
+
+def _wait_for(path: Path, run: subprocess.Popen, seconds: float = 120) -> None:
+    """Wait until `path` exists; fail if `run` ends first or it takes longer than `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        assert run.poll() is None and time.monotonic() < deadline, run.communicate()
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_a_sat_solve_ends_the_command_within_two_seconds_and_leaves_no_proof(tmp_path, signum):
+    """PySAT holds the GIL for the whole solve (this one takes minutes), so no Python code runs until it returns,
+    and it used to catch Ctrl-C itself: its own traceback, and exit 1, which means "unsat". The DIMACS file is
+    written just before the solve starts; the proof, only after it refutes the formula."""
+    dimacs, proof = tmp_path / "reach.cnf", tmp_path / "reach.drat"
+    run = _gameproof("othello", "reach", "--legal-moves", "30", "--plies", "20", "--dimacs", str(dimacs),
+                     "--proof", str(proof), "--quiet", start_new_session=True)
+    try:
+        _wait_for(dimacs, run)
+        time.sleep(1.0)  # the formula's clauses given to the solver, and the solve begun
+        _interrupt(run, signum)
+    finally:
+        run.kill()
+        run.wait()
+    assert [path.name for path in tmp_path.iterdir()] == [dimacs.name]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_the_sudoku_kernel_counts_ends_the_command_within_two_seconds(signum):
+    """The direct solver counts an empty 16x16 grid's solutions in one compiled call, which held the GIL, so that
+    nothing could stop it short of SIGKILL."""
+    empty = "0" * 256
+    began = time.monotonic()
+    code, out, err = _finished(_gameproof("sudoku", "solve", empty, "--count", "--cap", "2", "--quiet"))  # compiled
+    assert code == 0, err
+    counting = 2 * (time.monotonic() - began) + 0.5  # by then the long count is under way
+    run = _gameproof("sudoku", "solve", empty, "--count", "--cap", str(10**15), "--quiet", start_new_session=True)
+    try:
+        time.sleep(counting)
+        _interrupt(run, signum)
+    finally:
+        run.kill()
+        run.wait()
+
+
 @pytest.fixture(scope="module")
 def large_certificate(tmp_path_factory) -> Path:
     """Misère 5×4 k3's certificate (365,564 positions: a check shared among processes)."""

@@ -11,9 +11,10 @@ from contextlib import nullcontext
 
 from gameproof import __version__
 from gameproof.commands import book, certificate, check, demo, games, mnk, othello, reach, render, results, sudoku, tui
+from gameproof.commands._files import check_files
 from gameproof.commands._output import exit_codes
 from gameproof.errors import BadInput, RunFailed
-from gameproof.interrupts import INTERRUPTED, Terminated, exit_code, handling_signals
+from gameproof.interrupts import INTERRUPTED, Terminated, exit_code, handling_signals, say_interrupted
 
 COMMAND_MODULES = (games, othello, mnk, book, demo, check, certificate, sudoku, render, tui, reach, results)
 
@@ -122,6 +123,7 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         _escape_unencodable_output()
         args = build_parser().parse_args(argv)
+        check_files(args)
         return args.handler(args)
     except BadInput as error:
         print(f"gameproof: error: {error}", file=sys.stderr)
@@ -130,7 +132,7 @@ def _run(argv: Sequence[str] | None) -> int:
         print(f"gameproof: failed: {error}", file=sys.stderr)
         return 5
     except (KeyboardInterrupt, Terminated) as interruption:
-        print(INTERRUPTED, file=sys.stderr)
+        say_interrupted(interrupted_line(interruption))
         return exit_code(interruption)
     except BrokenPipeError:  # the reader stopped early (`| head -1`): not an error, and nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the final flush must not fail again
@@ -139,6 +141,26 @@ def _run(argv: Sequence[str] | None) -> int:
         where = f"{str(error.filename)[:80]}: " if error.filename else ""
         print(f"gameproof: error: {where}{error.strerror or error}", file=sys.stderr)
         return 2
+    except ValueError as error:  # BadInput is one too, and said above
+        if not _too_long_a_number(error):
+            raise
+        print(f"gameproof: error: a number of more than {sys.get_int_max_str_digits():,} digits, which Python will "
+              "not write or read as text: numbers that rules give, and those in gameproof's files, fit in 64 bits",
+              file=sys.stderr)
+        return 2
+
+
+def _too_long_a_number(error: ValueError) -> bool:
+    """Whether `error` is Python's refusal to convert an int of more digits than its limit to or from text. A number
+    that long comes only from the input (what a rules file computes, a file's field) wherever a message or a reader
+    meets it; the places that expect one say more."""
+    return "integer string conversion" in str(error)
+
+
+def interrupted_line(interruption: BaseException) -> str:
+    """The one line of an interrupted command: ``gameproof: interrupted``, then what the command noted on the
+    way out (``add_note``: whether its journal was saved, say)."""
+    return "; ".join([INTERRUPTED, *getattr(interruption, "__notes__", ())])
 
 
 if __name__ == "__main__":

@@ -5,8 +5,16 @@ Under :func:`handling_signals` (the command line's), SIGINT raises KeyboardInter
 without the GIL (``nogil``) and reaches no bytecode until it returns, so a watchdog thread, woken by the
 signal through Python's wakeup file descriptor, writes :attr:`Halt.STOPPED` into the stop slot of every
 kernel running inside :func:`stoppable`; each polls its slot and returns, and the main thread raises as
-usual. When the main thread has not taken the signal a second later (a rule function that loops forever
-polls nothing), the watchdog prints the one line and ends the process with exit code 128 + the signal.
+usual. The watchdog ends the process itself (the one line, unless the command printed it: see
+:func:`say_interrupted`; the partial files of :func:`~gameproof.atomic.atomic_output` removed; exit code
+128 + the signal) when the command does not end in time: when within :data:`GRACE_SECONDS` the main thread
+has not taken the signal, or a kernel asked to stop has not returned (a rule function that loops forever
+polls nothing, and whatever waits for its thread waits for ever); when it has not ended within
+:data:`STOP_SECONDS`; or when it has ended while such a kernel still runs (Python's exit would wait for it).
+
+Compiled code that holds the GIL (PySAT's solvers, for the whole of a solve) keeps every Python thread
+from running, this watchdog and the signal handlers included: before calling such code, call
+:func:`guard_gil_holders`, which starts a watchdog compiled without the GIL (:mod:`gameproof.gil_watch`).
 
 A kernel that finds the rules breaking an assumption it relies on (a game longer than its state holds,
 say) stops with a fault in the same slot, which :class:`RulesBroken` names.
@@ -17,7 +25,9 @@ from __future__ import annotations
 import ctypes
 import enum
 import os
+import select
 import signal
+import socket
 import sys
 import threading
 import time
@@ -26,6 +36,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import TYPE_CHECKING
 
+from gameproof.atomic import remove_partials
 from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
@@ -35,6 +46,9 @@ if TYPE_CHECKING:
 INTERRUPTED = "gameproof: interrupted"
 #: How long the watchdog waits for the main thread to take a signal before it ends the process.
 GRACE_SECONDS = 1.0
+#: How long, from the signal, an interrupted command that took it may take to end (its ``finally`` blocks, a
+#: last save of a journal) before the watchdog ends the process.
+STOP_SECONDS = 1.5
 
 
 class Halt(enum.IntEnum):
@@ -111,6 +125,11 @@ def stoppable(flags: np.ndarray, slot: int) -> Iterator[None]:
         del _running[next(index for index, running in enumerate(_running) if running is entry)]
 
 
+def _any_running(kernels: list[tuple[np.ndarray, int]]) -> bool:
+    """Whether one of `kernels` (entries of ``_running``) still runs."""
+    return any(entry is running for entry in kernels for running in _running)
+
+
 def wait_for_signal() -> None:
     """A kernel stopped for a signal: let the main thread take it (its handler raises), within the grace
     time; a KeyboardInterrupt after that, should the handler not raise (its signal was already taken). In
@@ -124,29 +143,48 @@ def wait_for_signal() -> None:
 
 
 class _Watchdog:
-    """The thread that stops kernels and, failing that, the process, when a signal comes."""
+    """The thread that stops kernels and, failing that, the process, when a signal comes.
+
+    Python's C-level handler writes each signal's number to the wakeup socket; this thread waits for one
+    without the GIL but reads it only with the GIL, so that a number left unread tells the native watchdog
+    (:func:`guard_gil_holders`) that no Python code can run. The token pipe holds one byte: whoever reads it
+    prints the interrupted line, so that it is printed once."""
 
     def __init__(self) -> None:
-        self.read_end, self.write_end = os.pipe()
-        os.set_blocking(self.write_end, False)
+        self.wakeup, wakeup_end = socket.socketpair()
+        wakeup_end.setblocking(False)
+        self.write_end = wakeup_end.detach()
+        self.token_end, self.token_fill = os.pipe()
+        os.set_blocking(self.token_end, False)
         self.active = False
         self.taken = 0  # signals the main thread has taken (its handler ran)
+        self.native = False  # whether the native watchdog runs
         threading.Thread(target=self._watch, name="gameproof-watchdog", daemon=True).start()
 
     def _watch(self) -> None:
         while True:
-            received = bytes(number for number in os.read(self.read_end, 64)  # blocks without holding the GIL
+            select.select([self.wakeup], [], [])  # without the GIL, leaving the signal's number unread
+            received = bytes(number for number in os.read(self.wakeup.fileno(), 64)
                              if number in (signal.SIGINT, signal.SIGTERM))  # not another handler's (SIGALRM)
             if not self.active or not received:
                 continue
-            for flags, slot in list(_running):
+            stopped = list(_running)
+            for flags, slot in stopped:
                 flags[slot] = Halt.STOPPED
-            deadline = time.monotonic() + GRACE_SECONDS
-            while self.taken == 0 and time.monotonic() < deadline:  # the command unwinds once the first is taken
-                time.sleep(0.02)
-            if self.taken == 0 and self.active:
-                os.write(2, f"{INTERRUPTED}\n".encode())
-                os._exit(128 + received[-1])
+            if self._outlived(time.monotonic(), stopped):
+                _end_now(128 + received[-1])
+
+    def _outlived(self, signalled: float, stopped: list[tuple[np.ndarray, int]]) -> bool:
+        """Wait for the command to take the signal and end; whether the process must be ended instead: within
+        GRACE_SECONDS the signal is not taken, or a kernel of `stopped` has not returned (it is stuck in the
+        rules, and whatever waits for it waits for ever); the command has not ended within STOP_SECONDS; or it
+        has ended while a kernel still runs (Python, exiting, would wait for its thread)."""
+        while self.active:
+            waited = time.monotonic() - signalled
+            if waited >= STOP_SECONDS or waited >= GRACE_SECONDS and (not self.taken or _any_running(stopped)):
+                return True
+            time.sleep(0.02)
+        return bool(_running)
 
     def take(self, signum: int, frame: FrameType | None) -> None:
         """The handler of SIGINT and SIGTERM: raise for the first one; later ones only count (the command
@@ -155,15 +193,30 @@ class _Watchdog:
         if self.taken == 1:
             raise KeyboardInterrupt if signum == signal.SIGINT else Terminated()
 
+    def take_token(self) -> bool:
+        """Whether this caller is the first to print the interrupted line (it reads the token)."""
+        try:
+            return os.read(self.token_end, 1) == b"."
+        except BlockingIOError:
+            return False
+
+    def lay_token(self) -> None:
+        """One token in the pipe, for the next command (one left by the last is taken first)."""
+        self.take_token()
+        os.write(self.token_fill, b".")
+
 
 _watchdog: _Watchdog | None = None
+_starting = threading.Lock()  # held while the native watchdog starts (:func:`guard_gil_holders`)
 
 
 def _forget_in_child() -> None:
-    """In a forked child: its signals are its own, not its parent's watchdog's."""
-    if _watchdog is not None and _watchdog.active:
-        _watchdog.active = False
-        signal.set_wakeup_fd(-1)
+    """In a forked child: its signals are its own, not its parent's watchdog's (whose threads it has not)."""
+    if _watchdog is not None:
+        _watchdog.native = False
+        if _watchdog.active:
+            _watchdog.active = False
+            signal.set_wakeup_fd(-1)
 
 
 @contextmanager
@@ -175,6 +228,7 @@ def handling_signals() -> Iterator[None]:
         os.register_at_fork(after_in_child=_forget_in_child)
     watchdog = _watchdog
     watchdog.taken = 0
+    watchdog.lay_token()
     previous = {number: signal.signal(number, watchdog.take) for number in (signal.SIGINT, signal.SIGTERM)}
     previous_fd = signal.set_wakeup_fd(watchdog.write_end, warn_on_full_buffer=False)
     watchdog.active = True
@@ -185,6 +239,45 @@ def handling_signals() -> Iterator[None]:
         signal.set_wakeup_fd(previous_fd)
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def handled() -> bool:
+    """Whether SIGINT and SIGTERM are handled as described above now (within :func:`handling_signals`)."""
+    return _watchdog is not None and _watchdog.active
+
+
+def say_interrupted(line: str) -> None:
+    """Print `line`, an interrupted command's last, on stderr: unless a watchdog ending the process printed
+    the interrupted line already (or is printing it), which then stands for it."""
+    watchdog = _watchdog
+    if watchdog is None or not watchdog.active or watchdog.take_token():
+        print(line, file=sys.stderr, flush=True)
+
+
+def _end_now(code: int) -> None:
+    """End the process at once with exit code `code`: the interrupted line printed unless it was, and the partial
+    files of :func:`~gameproof.atomic.atomic_output` removed."""
+    if _watchdog is None or _watchdog.take_token():
+        os.write(2, f"{INTERRUPTED}\n".encode())
+    remove_partials()
+    os._exit(code)
+
+
+def guard_gil_holders() -> None:
+    """Before a call of compiled code that holds the GIL (a PySAT solve): make sure that a signal ends the
+    process within :data:`GRACE_SECONDS` all the same, should the call outlast them. A watchdog compiled
+    without the GIL (:mod:`gameproof.gil_watch`, started once) ends it when a signal's number stays unread
+    that long, which only happens when no Python thread can run. Nothing outside :func:`handling_signals`."""
+    watchdog = _watchdog
+    if watchdog is None or not watchdog.active or watchdog.native:
+        return
+    from gameproof.gil_watch import start  # numba: loaded only by the commands that need it
+
+    with _starting:
+        if not watchdog.native:
+            start(watchdog.wakeup.fileno(), watchdog.token_end, int(GRACE_SECONDS * 1000),
+                  f"{INTERRUPTED}\n".encode())
+            watchdog.native = True
 
 
 # --- worker processes ------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import ast
 import hashlib
 import importlib
 import inspect
+import re
 import textwrap
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -22,6 +23,10 @@ import numba
 import numpy as np
 from numba.core.caching import FunctionCache
 from numba.core.compiler_lock import global_compiler_lock
+from numba.core.errors import NumbaError
+from numba.core.sigutils import normalize_signature
+
+from gameproof.errors import BadInput
 
 
 class _Uint64Literals(ast.NodeTransformer):
@@ -75,7 +80,7 @@ def bind_rules(module: ModuleType, constants: dict[str, int]) -> SimpleNamespace
 
 
 def compile_rules(module: ModuleType, constants: dict[str, int] | None = None,
-                  entry_points: Iterable[str] = ()) -> SimpleNamespace:
+                  entry_points: Iterable[str] = (), game: str | None = None) -> SimpleNamespace:
     """numba-compiled (uint64) versions of every function defined in `module`, by name.
 
     Integer constants defined at module level, and those in `constants` (which replace them), become
@@ -83,7 +88,9 @@ def compile_rules(module: ModuleType, constants: dict[str, int] | None = None,
     receive (callers pass uint64), so a caller that numba loads from its on-disk cache never recompiles
     them. Helpers are inlined into their callers; the functions named in `entry_points` are not, so that
     generic kernels may call them with ``f(*words)``; they release the GIL (``nogil``), so that a rule that
-    loops forever cannot keep :mod:`gameproof.interrupts` from ending the process.
+    loops forever cannot keep :mod:`gameproof.interrupts` from ending the process. An entry point that numba
+    cannot compile (a module-level list, the module ``random``) raises BadInput, one line naming `game` (by
+    default the module), the function and what it uses, from wherever it is first compiled.
     """
     namespace: dict[str, object] = {"_u64": np.uint64}
     for name, value in [*vars(module).items(), *(constants or {}).items()]:
@@ -95,8 +102,67 @@ def compile_rules(module: ModuleType, constants: dict[str, int] | None = None,
     plain = _rebind(module, namespace, _Uint64Literals())
     tag = source_fingerprint([module, *map(importlib.import_module, SHARED_HELPERS)]) + repr(sorted((constants or {}).items()))
     compiled = {name: decorate(_named_apart(plain[name], tag)) for name, decorate in compiled.items()}
+    if not numba.config.DISABLE_JIT:
+        for name in entry_points & compiled.keys():
+            _refusing_compile_errors(compiled[name], name, module, game or module.__name__)
     namespace.update(compiled)
     return SimpleNamespace(**compiled)
+
+
+def _refusing_compile_errors(dispatcher: Callable, function: str, module: ModuleType, game: str) -> None:
+    """Make numba's error while compiling `dispatcher` (`module`'s rule `function`), or a compiled rule that returns
+    something other than ints (which the kernels calling it cannot take), a BadInput of one line.
+
+    The error passes up through the kernels that call the rule as it is (numba re-raises errors of its own
+    kind only with its context added), so wherever the rule is first compiled, the command says this line."""
+    compile_signature = dispatcher.compile
+
+    def compile_or_refuse(signature):
+        try:
+            entry_point = compile_signature(signature)
+        except NumbaError as error:
+            raise BadInput(f"{game}: {function}() cannot be compiled: {_uncompilable(error, module)}") from None
+        returned = dispatcher.overloads[tuple(normalize_signature(signature)[0])].signature.return_type
+        if not _of_ints(returned):
+            raise BadInput(f"{game}: {function}() compiles to return {returned}, not ints (a / makes a float: "
+                           "// does not)")
+        return entry_point
+
+    dispatcher.compile = compile_or_refuse
+
+
+def _of_ints(kind: numba.types.Type) -> bool:
+    """Whether a compiled function's return type `kind` is an int or a tuple of ints."""
+    if isinstance(kind, numba.types.BaseTuple):
+        return all(map(_of_ints, kind.types))
+    return isinstance(kind, numba.types.Integer)
+
+
+def _uncompilable(error: NumbaError, module: ModuleType) -> str:
+    """What numba could not compile, and where (the line of the rules that numba names)."""
+    loc = getattr(error, "loc", None)
+    where = f"line {loc.line} of {loc.filename}" if loc is not None and loc.line is not None else "the rules"
+    text = str(error)
+    missing = re.search(r"NameError: name '(\w+)' is not defined", text)
+    if missing is not None:
+        name = missing[1]
+        return (f"{where} uses {name}, {_what(module, name)}; compiled rules see only the rules module's int "
+                "constants and functions")
+    said = [line.strip() for line in text.splitlines()
+            if line.strip() and not line.startswith(("Failed in", "During:"))]
+    return f"{where}: {' '.join(said[:2])[:200]} (compiled rules use ints, if, while and loops over range only)"
+
+
+def _what(module: ModuleType, name: str) -> str:
+    """What `name` is in `module`, for :func:`_uncompilable`."""
+    if not hasattr(module, name):
+        return "which the rules module does not define"
+    value = getattr(module, name)
+    if isinstance(value, ModuleType):
+        return f"the module {value.__name__}"
+    if callable(value):
+        return f"a function of {getattr(value, '__module__', None) or 'another module'}, not of the rules module"
+    return f"a module-level {type(value).__name__}"
 
 
 def _named_apart(function: Callable, fingerprint: str) -> Callable:

@@ -359,3 +359,30 @@ def test_the_checkers_keys_tell_positions_apart_exactly_as_the_games_keys_do(nam
             assert seen.setdefault(theirs, ours) == ours and mine.setdefault(ours, theirs) == theirs, state
             state.play(rng.choice(state.legal_moves()))
     assert len(seen) > 400  # 3×3: most of its 765 classes of positions
+
+
+@pytest.mark.parametrize("name", ["mnk:3,4,3", "mnk-misere:4,4,3", "hex:9", "breakthrough:6,5", "connect4:5,4"])
+def test_the_checkers_images_are_the_positions_each_symmetry_maps_a_position_to(name):
+    """`Images.others` (lanes of one big integer) against each symmetry's cell permutation applied cell by cell:
+    every distinct image but the position itself, on boards of one word and of two (Hex 9×9: 81 cells)."""
+    import random
+
+    from gameproof.framework.declaration import joined_words, split_words
+
+    game = load_game(name)
+    images = Images(game)
+    rng = random.Random(5)
+    for _ in range(40):
+        state = RulesState(game)
+        while not state.is_over():
+            layers = game.layer_sets(state.words)
+            expected = set()
+            for symmetry, _ in images.group:
+                permutation = game.board.permutation(symmetry)
+                mapped = [sum(1 << permutation[cell] for cell in range(layer.bit_length()) if layer >> cell & 1)
+                          for layer in layers]
+                expected.add(tuple(word for layer in mapped for word in split_words(layer, game.layer_words)))
+            found = [image for _, image in images.others(state.words)]
+            assert len(found) == len(set(found)) and set(found) | {state.words} == expected, state
+            assert all(joined_words(image) != joined_words(state.words) for image in found)
+            state.play(rng.choice(state.legal_moves()))

@@ -30,6 +30,13 @@ def refuse(n: int) -> int:
     raise ValueError(f"no square for {n}")
 
 
+def break_the_rules(n: int) -> int:
+    """Find the rules broken, as a search kernel does (a BadInput that does not pickle as it is)."""
+    from gameproof.interrupts import Halt, RulesBroken
+
+    raise RulesBroken(Halt.UNKNOWN_RESULT, n, game="corner:4")
+
+
 def report_and_sleep(n: int, folder: str) -> int:
     """Leave this worker's pid in `folder`, then work for a long time."""
     import time

@@ -64,6 +64,18 @@ def test_a_task_that_raises_names_its_job(tmp_path, workers, threads):
                      threads=threads)
 
 
+@pytest.mark.parametrize("workers, threads", [(1, False), (2, False), (2, True)])
+def test_a_task_that_finds_bad_input_fails_the_run_with_its_line_alone(tmp_path, workers, threads):
+    """Rules that break where only a job's search goes are bad input (exit 2, the line a solve gives), not a failed
+    job named by its key; from a worker process too."""
+    with SqliteJournal(tmp_path / "j.db", task_name(job_tasks.break_the_rules)) as journal:
+        with pytest.raises(BadInput) as raised:
+            run_jobs(job_tasks.break_the_rules, [Job("n7", {"n": 7})], journal, workers=workers, threads=threads)
+    assert not isinstance(raised.value, JobFailed) and "n7" not in str(raised.value)
+    assert str(raised.value) == ("the rules of corner:4 broke an assumption: result() returned a code that is none of "
+                                 "ONGOING, WIN, LOSS, DRAW, at depth 7")
+
+
 def test_other_files_are_refused_and_left_unchanged(tmp_path):
     text = tmp_path / "notes.txt"
     text.write_text("not a journal\n" * 10)

@@ -15,10 +15,13 @@ What this module imports, and why that keeps it independent of the search that b
 
 Nothing from :mod:`gameproof.search`, the numba kernels or their keys: legal moves, results, passes and
 the symmetric images of positions are computed here from the rule functions and the board's geometry.
-What it trusts: the rule functions, nothing else the game declares. Positions are merged by symmetry (the group
-the declared symmetries generate), but every image of every accepted position is checked as a record is (at the
-image of a claimant's position, the image of its chosen move), so a symmetry that the rules break anywhere the
-proof goes is a finding that names it, never a value proven through it.
+What it trusts: the rule functions, nothing else a user declares. Positions are merged by symmetry (the group
+the declared symmetries generate); for a game from a user's file every image of every accepted position is
+checked as a record is (at the image of a claimant's position, the image of its chosen move first), so a
+symmetry that the rules break anywhere the proof goes is a finding that names it, never a value proven through
+it. A built-in game's symmetries, which the test suite checks against its rules, are trusted unless
+``every_image`` asks (``certificate check --every-image``): checking each image costs about as many times the
+check as a position has distinct images.
 
 A part is accepted when, record by record in file order, each position's moves -- the claimant's one
 chosen move, or every move of the other side -- either end the game well for the claimant (a win; a
@@ -44,7 +47,7 @@ from gameproof.errors import BadInput, RunFailed
 from gameproof.framework.declaration import DRAW, LOSS, ONGOING, WIN, Symmetry, split_words
 from gameproof.framework.game import Game
 from gameproof.framework.moves import bits_of, complete_moves
-from gameproof.framework.registry import load_game
+from gameproof.framework.registry import is_builtin, load_game
 from gameproof.framework.state import RulesState
 from gameproof.interrupts import ctrl_c_held, die_with_driver
 
@@ -232,7 +235,8 @@ class Images:
 
 
 def check_certificate(path: str, progress: Callable[[int, int], None] | None = None,
-                      rules_file: str | None = None, workers: int = 1) -> Report:
+                      rules_file: str | None = None, workers: int = 1, game: Game | None = None,
+                      every_image: bool | None = None) -> Report:
     """Check the certificate in the file `path`. BadInput (one line) when the file is malformed, names an
     unknown game, or names a rules file that is missing or holds other content than it did when the
     certificate was written; otherwise a report, whose finding names the position where the proof fails.
@@ -240,11 +244,20 @@ def check_certificate(path: str, progress: Callable[[int, int], None] | None = N
     ``progress`` is called with (positions checked, positions in the file) now and then. `rules_file` is where
     the rules file of a game loaded from a file is now (by default the path the header gives); it must hold
     what it held when the certificate was written. `workers` processes share the check of each part of at
-    least :data:`SHARED_LEAST` positions (see :func:`_check_shared`)."""
+    least :data:`SHARED_LEAST` positions (see :func:`_check_shared`). `game`: the game itself, for a certificate of a
+    game that no name loads (one declared through the Python API, or after the first in its file), checked in this
+    process alone; its name must be the header's. `every_image`: whether each image of each position is checked too
+    (see :class:`_PartChecker`); by default for a game from a user's file, whose declared symmetries no test of
+    gameproof's checks, and not for a built-in game, whose symmetries the test suite checks against its rules."""
     start = time.perf_counter()
     with CertificateReader(path) as reader:
         header = reader.header
-        game = _game(path, header, rules_file)
+        shareable = game is None  # other processes load the game by its name
+        if game is None:
+            game = _game(path, header, rules_file)
+        elif game.name != header.game:
+            raise BadInput(f"certificate {path}: of {header.game!r}, not of {game.name}")
+        every_image = not is_builtin(game.spec) if every_image is None else every_image
         words = game.words
         if header.words != words:
             raise BadInput(f"certificate {path}: records of {header.words} words, but a {game.name} position has {words}")
@@ -259,7 +272,7 @@ def check_certificate(path: str, progress: Callable[[int, int], None] | None = N
             report.finding = root
             return report
         report.to_move = root[1]
-        checker = _PartChecker(game, root, header.no_move)
+        checker = _PartChecker(game, root, header.no_move, every_image)
         before = 0  # positions checked in the earlier parts
         for index, (part, records) in enumerate(reader.parts(), start=1):
             part_start = time.perf_counter()
@@ -270,8 +283,8 @@ def check_certificate(path: str, progress: Callable[[int, int], None] | None = N
                 if progress is not None:
                     progress(before + checked, before + nodes)
 
-            if workers > 1 and part.nodes >= SHARED_LEAST:
-                report.finding = _check_shared(path, rules_file, index, part, part_report, workers, tick)
+            if workers > 1 and part.nodes >= SHARED_LEAST and shareable:
+                report.finding = _check_shared(path, rules_file, index, part, part_report, workers, every_image, tick)
             else:
                 report.finding = checker.check(index, part, records, part_report, tick=tick)
             part_report.seconds = time.perf_counter() - part_start
@@ -285,7 +298,7 @@ def check_certificate(path: str, progress: Callable[[int, int], None] | None = N
 
 
 def _check_shared(path: str, rules_file: str | None, index: int, part: Part, report: PartReport, workers: int,
-                  tick: Callable[[int], None]) -> Finding | None:
+                  every_image: bool, tick: Callable[[int], None]) -> Finding | None:
     """Part number `index` checked by `workers` processes, each its own stretch of the records (see
     :func:`shares`): a process first reads the keys of the records before its stretch -- the positions that
     the check of those records accepts -- so each record is held to exactly what the check of the whole
@@ -299,7 +312,8 @@ def _check_shared(path: str, rules_file: str | None, index: int, part: Part, rep
         for (first, last), count in zip(stretches, counts):
             answers, answer = context.Pipe(duplex=False)
             process = context.Process(target=_check_stretch, daemon=True, name=f"gameproof-check-{first}",
-                                      args=(os.getpid(), path, rules_file, index, first, last, count, answer))
+                                      args=(os.getpid(), path, rules_file, index, first, last, every_image, count,
+                                            answer))
             with ctrl_c_held():  # Ctrl-C reaches this process only (once it knows the process), which stops it
                 process.start()
                 workers_at.append((process, answers))
@@ -343,8 +357,8 @@ def shares(nodes: int, workers: int) -> list[tuple[int, int]]:
     return [(first, last) for first, last in stretches if last > first]
 
 
-def _check_stretch(driver: int, path: str, rules_file: str | None, index: int, first: int, last: int, count: Any,
-                   answer: Any) -> None:
+def _check_stretch(driver: int, path: str, rules_file: str | None, index: int, first: int, last: int,
+                   every_image: bool, count: Any, answer: Any) -> None:
     """In a process of :func:`_check_shared` (started by the process `driver`, and ending with it): sends the
     finding on the records after the `first`, up to the `last`th, of part number `index` (None if there is
     none; a line, if the file cannot be read); keeps the count of records checked in `count`."""
@@ -359,7 +373,7 @@ def _check_stretch(driver: int, path: str, rules_file: str | None, index: int, f
             if isinstance(root, Finding):  # the file changed since the main process read it
                 answer.send(root)
                 return
-            checker = _PartChecker(game, root, reader.header.no_move)
+            checker = _PartChecker(game, root, reader.header.no_move, every_image)
             for at, (part, records) in enumerate(reader.parts(), start=1):
                 if at == index:
                     report = PartReport(part)
@@ -460,10 +474,12 @@ def _replay(game: Game, header: Header) -> tuple[tuple[int, ...], int] | Finding
 
 
 class _PartChecker:
-    """Checks parts record by record against the game's rules."""
+    """Checks parts record by record against the game's rules; with `every_image`, also each image of each position
+    (so that no declared symmetry is trusted: a key stands for every image)."""
 
-    def __init__(self, game: Game, root: tuple[tuple[int, ...], int], no_move: int) -> None:
+    def __init__(self, game: Game, root: tuple[tuple[int, ...], int], no_move: int, every_image: bool) -> None:
         self.game, self.images, self.no_move = game, Images(game), no_move
+        self.every_image = every_image
         self.root_key = self.images.key(*root)
 
     def check(self, index: int, part: Part, records: Iterator[tuple[int, ...]], report: PartReport, start: int = 0,
@@ -474,7 +490,8 @@ class _PartChecker:
         `report.checked`; `tick` is told the count now and then."""
         stop = part.nodes if stop is None else stop
         rules = _Rules(self.game)
-        key, others, image_move, named = self.images.key, self.images.others, self.images.move, self.images.named
+        key, image_move, named = self.images.key, self.images.move, self.images.named
+        others = self.images.others if self.every_image else lambda words: ()
         claimant, draw_ok = part.claimant, part.goal is Goal.DRAW
         size = self.game.words
         proven = ProvenKeys()
@@ -506,14 +523,14 @@ class _PartChecker:
                     return "no legal move, and the game has no passes"
                 moves = [rules.passing]
             if to_move == claimant:
-                if move not in moves and not image:
-                    return f"the chosen move {self._move_name(move)} is not legal"
-                reason = flaw(rules.play(words, to_move, move), 1 - to_move) if move in moves else "no legal move"
-                if reason is not None and image:
-                    others = (flaw(rules.play(words, to_move, other), 1 - to_move) for other in moves if other != move)
-                    if any(other is None for other in others):
+                if image:
+                    tried = sorted(moves, key=lambda other: other != move)  # the image of the chosen move first
+                    if any(flaw(rules.play(words, to_move, other), 1 - to_move) is None for other in tried):
                         return None
                     return f"no move of {names[claimant]}'s leads to a position accepted earlier or a good end"
+                if move not in moves:
+                    return f"the chosen move {self._move_name(move)} is not legal"
+                reason = flaw(rules.play(words, to_move, move), 1 - to_move)
                 return None if reason is None else f"the chosen move {self._move_name(move)} leads to {reason}"
             if move != self.no_move:
                 return f"{names[claimant]}'s opponent is to move, but the record chooses a move ({move})"

@@ -22,6 +22,7 @@ import hashlib
 import json
 import shutil
 import struct
+import sys
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -236,8 +237,10 @@ class CertificateReader:
             self._bad(f"the {what} line is missing or cut off")
         try:
             data = json.loads(line)
-        except (ValueError, UnicodeDecodeError):
+        except (json.JSONDecodeError, UnicodeDecodeError):
             self._bad(f"the {what} line is not JSON")
+        except ValueError:  # what else json raises: a number longer than Python reads
+            self._bad(f"the {what} line holds a number of more than {sys.get_int_max_str_digits():,} digits")
         except RecursionError:
             self._bad(f"the {what} line is nested too deeply")
         if not isinstance(data, dict):

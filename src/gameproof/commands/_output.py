@@ -89,8 +89,6 @@ def write_output(path: str, text: str) -> None:
 #: The exit code of a command whose DRAT proof the checker rejected.
 PROOF_REJECTED = 4
 
-from gameproof.errors import BadInput
-
 
 def print_json(payload: dict[str, Any]) -> None:
     """Print one JSON document on stdout."""

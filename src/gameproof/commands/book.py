@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from gameproof.commands._files import Artefact, Naming, add_input, add_output
 from gameproof.commands._output import exit_codes, output_file
 from gameproof.commands._search import (backend_arguments, backend_from_args, options_from_args, print_values,
                                         search_arguments)
 from gameproof.commands.certificate import printable
-from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
     from gameproof.framework.game import Game
@@ -36,8 +36,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     build = sub.add_parser("build", help="solve all positions D plies deep (resumes a partial file)",
                            description=BUILD_HELP + " The book records the game (and the file and hash of a game "
                            "declared in a file, whose later changes it refuses).")
-    build.add_argument("game", metavar="GAME", help=GAME_HELP)
-    build.add_argument("file", metavar="FILE", type=output_file, help="SQLite book file (a new one, or one to resume)")
+    add_input(build, "game", reads=Naming.GAME, metavar="GAME", help=GAME_HELP)
+    add_output(build, "file", writes=Artefact.BOOK, metavar="FILE", type=output_file,
+               help="SQLite book file (a new one, or one to resume)")
     build.add_argument("--depth", type=int, required=True, metavar="D", help="plies of the book's leaves")
     build_arguments(build)
     build.set_defaults(handler=run_build)

@@ -13,12 +13,14 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from gameproof.commands._files import Artefact, add_output
 from gameproof.commands._output import exit_codes, output_file
 from gameproof.commands._search import status_line
 from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
     from gameproof.certify.check import Report
+    from gameproof.framework.state import RulesState
     from gameproof.search.certificate import Certificate
 
 EXIT_REJECTED = 1
@@ -41,14 +43,36 @@ def register(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--workers", type=int, default=1, metavar="N",
                        help="share the check of each part of 262,144 positions or more among N processes "
                        f"(default 1; at most {MOST_CHECK_WORKERS})")
+    check.add_argument("--every-image", action="store_true",
+                       help="check each symmetric image of each position too, for a built-in game as for a game "
+                       "from a file (where it is always done): no declared symmetry trusted (about as many times "
+                       "slower as a position has images)")
     check.add_argument("--json", action="store_true", help="one JSON document on stdout")
     check.add_argument("--quiet", action="store_true", help="no progress display")
     check.set_defaults(handler=run_check)
 
 
 def certificate_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--certificate", metavar="FILE", type=output_file,
-                        help="also write a certificate of the value (gzip), for `gameproof certificate check FILE`")
+    add_output(parser, "--certificate", writes=Artefact.CERTIFICATE, metavar="FILE", type=output_file,
+               help="also write a certificate of the value (gzip), for `gameproof certificate check FILE`; a "
+               "certificate of another game or position there is refused unless --force")
+
+
+def refuse_another_question(path: str, state: RulesState, force: bool) -> None:
+    """BadInput, unless `force`, when the file at `path` is a certificate of another game or position than
+    `state`'s (writing there would lose that answer; one of the same question may be replaced)."""
+    from pathlib import Path
+
+    from gameproof.certify.records import CertificateReader
+
+    if force or not Path(path).is_file() or Path(path).stat().st_size == 0:
+        return
+    with CertificateReader(path) as reader:
+        header = reader.header
+    if (header.game, header.moves) != (state.game.name, tuple(state.history)):
+        raise BadInput(f"--certificate {path} is a certificate of {printable(header.game)} after "
+                       f"{printable(header.played) or '(start)'}, not of {state.game.name} after "
+                       f"{state.record or '(start)'}: give another file, or --force to replace it")
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -61,17 +85,20 @@ def run_check(args: argparse.Namespace) -> int:
             if show is not None:
                 show(f"checked {checked:,} of {total:,} positions")
 
-        report = check_certificate(args.file, progress, args.rules, args.workers)
+        report = check_certificate(args.file, progress, args.rules, args.workers,
+                                   every_image=True if args.every_image else None)
     if args.json:
         from gameproof.commands._output import print_json
 
         print_json(report.to_json())
     else:
-        _print_report(report)
+        _print_report(report, args.rules)
     return 0 if report.accepted else EXIT_REJECTED
 
 
-def _print_report(report: Report) -> None:
+def _print_report(report: Report, rules_at: str | None) -> None:
+    """The report for people; `rules_at`: where the rules file of a game loaded from a file was read (--rules), if
+    not where the certificate says."""
     from gameproof.certify.records import Goal
     from gameproof.commands._output import console
 
@@ -79,6 +106,12 @@ def _print_report(report: Report) -> None:
     names = report.names
     out.print(f"certificate {_shown(report.path)}: {_shown(report.game)} after {_shown(report.played) or '(start)'}",
               soft_wrap=True)
+    rules = report.header.rules_file
+    if rules is not None:
+        moved = ("" if rules_at in (None, rules.path)
+                 else f" (given by --rules; the certificate names {_shown(rules.path)})")
+        out.print(f"  rules: {_shown(rules_at or rules.path)}{moved}, whose content has the certificate's sha256 "
+                  f"{rules.sha256}", soft_wrap=True)
     for part in report.parts:
         claim = "wins" if part.part.goal is Goal.WIN else "at least draws"
         out.print(f"  part: {names[part.part.claimant]} {claim}: {part.checked:,} of {part.part.nodes:,} positions "

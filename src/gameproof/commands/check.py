@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from gameproof.commands._files import Artefact, Naming, add_input, add_output
 from gameproof.commands._output import exit_codes, output_file, time_limit
 
 if TYPE_CHECKING:
@@ -20,15 +21,17 @@ def register(commands: argparse._SubParsersAction) -> None:
                           unknown=True, bad_input="bad input, or a harness that fails or whose witness does not "
                           "replay (one line on stderr)", proof=True),
     )
-    parser.add_argument("target", metavar="FILE.py::FUNCTION", help="the harness function to check")
+    add_input(parser, "target", reads=Naming.FUNCTION, metavar="FILE.py::FUNCTION",
+              help="the harness function to check")
     parser.add_argument("--solver", help="SAT backend: a PySAT name or alias, or ext:BINARY (default cadical195)")
     parser.add_argument("--timeout", type=time_limit, metavar="S",
                         help="give up after S seconds, tracing included (status unknown)")
-    parser.add_argument("--dimacs", metavar="OUT.cnf", type=output_file,
-                        help="write the CNF (satisfiable iff something is found)")
-    parser.add_argument("--proof", metavar="OUT.drat", type=output_file, help="write a DRAT proof when nothing is found, and check it")
-    parser.add_argument("--playback", metavar="TEST.py", type=output_file,
-                        help="write a pytest file that replays the witness")
+    add_output(parser, "--dimacs", writes=Artefact.DIMACS, metavar="OUT.cnf", type=output_file,
+               help="write the CNF (satisfiable iff something is found)")
+    add_output(parser, "--proof", writes=Artefact.DRAT, metavar="OUT.drat", type=output_file,
+               help="write a DRAT proof when nothing is found, and check it")
+    add_output(parser, "--playback", writes=Artefact.PLAYBACK, metavar="TEST.py", type=output_file,
+               help="write a pytest file that replays the witness")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.set_defaults(handler=run)
 

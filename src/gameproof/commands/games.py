@@ -6,13 +6,14 @@ import argparse
 import time
 from typing import TYPE_CHECKING, Any
 
+from gameproof.commands._files import Artefact, Naming, add_input, add_output
 from gameproof.commands._search import (backend_arguments, backend_from_args, options_from_args, print_values,
                                         search_arguments, search_progress, status_line)
 from gameproof.commands.certificate import certificate_argument
 from gameproof.errors import BadInput, RunFailed
 from gameproof.framework.declaration import Engine
 from gameproof.framework.selfcheck import ON_LOAD
-from gameproof.search.solve_journal import CHECKPOINT_SECONDS, SAVING_SHARE
+from gameproof.search.solve_journal import CHECKPOINT_SECONDS, FIRST_SAVE_SECONDS, SAVING_SHARE
 
 if TYPE_CHECKING:
     from gameproof.framework.declaration import GameSpec
@@ -45,7 +46,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                                 description="Exact value (win/draw/loss for the side to move) of a position of any "
                                 "declared game, and the value of every legal move, by df-pn or alpha-beta (the game's "
                                 "own choice unless --engine says) over kernels derived from the game's rules.")
-    solve.add_argument("game", metavar="GAME", help=GAME_HELP)
+    add_input(solve, "game", reads=Naming.GAME, metavar="GAME", help=GAME_HELP)
     solve.add_argument("--moves", default="", help='moves played so far, e.g. "d c d" (Connect Four) or "c4 e3"')
     solve.add_argument("--value-only", action="store_true", help="skip the value of each move (faster when the mover wins)")
     solve.add_argument("--engine", choices=[engine.value for engine in Engine],
@@ -53,9 +54,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     solve.add_argument("--workers", type=int, default=1, metavar="N",
                        help="search on N threads sharing one table (default 1); with --backend ray, N Ray "
                        "workers of one CPU each, a table per machine")
-    solve.add_argument("--journal", metavar="FILE", help="save the search's table to FILE every --checkpoint seconds "
-                       "and resume from it when it is there (df-pn); a resumed answer is confirmed by checked "
-                       "certificates")
+    add_output(solve, "--journal", writes=Artefact.JOURNAL, metavar="FILE",
+               help="save the search's table to FILE every --checkpoint seconds (first after "
+               f"{FIRST_SAVE_SECONDS:g} s, and on Ctrl-C where that is quick) and resume from it when it is there "
+               "(df-pn); a resumed answer is confirmed by checked certificates")
     solve.add_argument("--checkpoint", type=float, default=CHECKPOINT_SECONDS, metavar="SECONDS",
                        help=f"seconds between two saves of the journal (default {CHECKPOINT_SECONDS:g}), and at least "
                        f"{SAVING_SHARE} times as long as the last save took")
@@ -217,10 +219,12 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     options = options_from_args(args, state.game)
     engine = Engine(args.engine) if getattr(args, "engine", None) else state.game.spec.engine
     certificate_path = getattr(args, "certificate", None)
-    if certificate_path is not None:  # its folder was checked with the arguments
+    if certificate_path is not None:  # its folder, and what it holds, were checked with the arguments
+        from gameproof.commands.certificate import refuse_another_question
         from gameproof.search.certificate import check_certifiable
 
         check_certifiable(state, source)
+        refuse_another_question(certificate_path, state, args.force)
     quiet = args.quiet or args.json
     # `solve` goes to the workers' solve, even on one (its progress and report say more); a finished position
     # (nothing to search: its value is the game's result), and `mnk solve` (which has no workers), to the plain one.

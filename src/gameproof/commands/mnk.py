@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from gameproof.answers import Value, Variant
+from gameproof.commands._files import Artefact, add_output
 from gameproof.commands._output import exit_codes, output_file
 from gameproof.commands._search import search_arguments
 from gameproof.commands.book import BUILD_HELP, EXIT_MISMATCH, EXIT_NOT_SEARCHED, build_arguments
@@ -33,7 +34,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     build = book_sub.add_parser("build", help="solve all positions D plies deep (resumes a partial file)",
                                 description=BUILD_HELP)
     _game_arguments(build)
-    build.add_argument("--db", required=True, type=output_file, help="SQLite book file (a new one, or one to resume)")
+    add_output(build, "--db", writes=Artefact.BOOK, required=True, type=output_file,
+               help="SQLite book file (a new one, or one to resume)")
     build.add_argument("--depth", type=int, required=True, metavar="D",
                        help="plies of the book's leaves (at most the board's squares)")
     build_arguments(build)

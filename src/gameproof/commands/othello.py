@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from gameproof.commands._files import Artefact, add_output
 from gameproof.commands._output import (
     STDOUT, console, exit_codes, formula_size, job_progress, output_file, output_file_or_stdout, print_json,
     print_proof, progress_bar, PROOF_REJECTED, progress_console, proof_exit_code, time_limit, write_output,
@@ -48,8 +49,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     show.add_argument("record", nargs="?", metavar="RECORD", help="move record such as f5d6c3 (passes optional)")
     _add_position_arguments(show)
-    show.add_argument("--svg", metavar="FILE", type=output_file_or_stdout,
-                      help="also write an SVG drawing of the position (--svg - prints only the drawing, on stdout)")
+    add_output(show, "--svg", writes=Artefact.SVG, metavar="FILE", type=output_file_or_stdout,
+               help="also write an SVG drawing of the position (--svg - prints only the drawing, on stdout)")
     show.add_argument("--json", action="store_true", help="print one JSON object")
     show.set_defaults(handler=run_show)
 
@@ -78,7 +79,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     reach.add_argument("--encoding", choices=("direct", "generic"), default="direct",
                        help="direct: per-square formulas built for the solver; generic: the engine's own "
                        "rule functions traced into a circuit")
-    reach.add_argument("--dimacs", metavar="OUT.cnf", type=output_file, help="also write the formula in DIMACS")
+    add_output(reach, "--dimacs", writes=Artefact.DIMACS, metavar="OUT.cnf", type=output_file,
+               help="also write the formula in DIMACS")
     reach.add_argument("--no-search", action="store_true",
                        help="answer by the formulas alone, without first looking for a witness by a beam search "
                        "on the engine (the default with the direct encoding)")
@@ -129,8 +131,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     cubes.add_argument("--plies", type=int, metavar="P", help="bound on moves played (default 60 - N: complete)")
     cubes.add_argument("--exact", action="store_true",
                        help="after exactly P moves (passes free), not at most P: needs --plies")
-    cubes.add_argument("--journal", required=True, metavar="FILE",
-                       help="SQLite journal of the cubes' answers (created, or resumed)")
+    add_output(cubes, "--journal", writes=Artefact.JOURNAL, required=True, metavar="FILE",
+               help="SQLite journal of the cubes' answers (created, or resumed)")
     # The defaults are cubes.CUBE_PLIES and CUBE_CONFLICTS (not imported here: --help stays light).
     cubes.add_argument("--cube-plies", type=int, metavar="K", help="plies fixed by a first cube (default 2)")
     cubes.add_argument("--cube-conflicts", type=int, metavar="C",
@@ -151,8 +153,8 @@ def _add_solver_arguments(parser: argparse.ArgumentParser) -> None:
                         "race:A,B; by default Kissat and CaDiCaL side by side on two cores (docs/othello.md), "
                         "cadical195/unsat with --proof, since neither a race nor PySAT's Kissat writes a DRAT proof")
     parser.add_argument("--timeout", type=time_limit, metavar="S", help="give up after S seconds of solving")
-    parser.add_argument("--proof", metavar="OUT.drat", type=output_file,
-                        help="write a DRAT proof of a refutation and check it (exit code 4 if rejected)")
+    add_output(parser, "--proof", writes=Artefact.DRAT, metavar="OUT.drat", type=output_file,
+               help="write a DRAT proof of a refutation and check it (exit code 4 if rejected)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from gameproof.commands._files import Artefact, Naming, add_input, add_output
 from gameproof.commands._output import exit_codes, output_file, time_limit
 
 
@@ -32,16 +33,18 @@ def register(commands: argparse._SubParsersAction) -> None:
         "predicate that returns None) is refused with its file and line. A witness is replayed on the "
         "concrete engine before it is printed.",
         epilog=exit_codes("sat: a game found, replayed on the engine", "unsat: none within P moves", unknown=True, proof=True))
-    reach.add_argument("game", metavar="GAME", help=GAME_HELP)
+    add_input(reach, "game", reads=Naming.GAME, metavar="GAME", help=GAME_HELP)
     reach.add_argument("--plies", type=int, required=True, metavar="P", help="the most moves played (passes not counted)")
-    reach.add_argument("--where", required=True, metavar="FILE.py::PREDICATE", help="the predicate on the final position")
+    add_input(reach, "--where", reads=Naming.FUNCTION, required=True, metavar="FILE.py::PREDICATE",
+              help="the predicate on the final position")
     reach.add_argument("--set", type=_assignment, action="append", default=[], metavar="NAME=INT",
                        help="a keyword argument for the predicate (repeatable)")
     reach.add_argument("--solver", default="cadical195", help="a PySAT backend, ext:BINARY or race:A,B (default cadical195)")
     reach.add_argument("--timeout", type=time_limit, metavar="S", help="give up after S seconds of solving")
-    reach.add_argument("--proof", metavar="OUT.drat", type=output_file,
-                       help="write a DRAT proof of a refutation and check it (exit code 4 if rejected)")
-    reach.add_argument("--dimacs", metavar="OUT.cnf", type=output_file, help="also write the formula in DIMACS")
+    add_output(reach, "--proof", writes=Artefact.DRAT, metavar="OUT.drat", type=output_file,
+               help="write a DRAT proof of a refutation and check it (exit code 4 if rejected)")
+    add_output(reach, "--dimacs", writes=Artefact.DIMACS, metavar="OUT.cnf", type=output_file,
+               help="also write the formula in DIMACS")
     reach.add_argument("--json", action="store_true", help="one JSON document on stdout")
     reach.set_defaults(handler=run_reach)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from gameproof.commands._files import Artefact, Naming, add_input, add_output
 from gameproof.commands._output import STDOUT, output_file_or_stdout, write_output
 from gameproof.commands.games import GAME_HELP, _state
 from gameproof.commands.mnk import _game_arguments, game_from_args
@@ -22,7 +23,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     game = sub.add_parser(GAME_SUBCOMMAND, help="a position of any declared game (`gameproof render connect4:5,4 "
                           "--svg F` is short for `gameproof render game connect4:5,4 --svg F`)")
-    game.add_argument("game", metavar="GAME", help=GAME_HELP)
+    add_input(game, "game", reads=Naming.GAME, metavar="GAME", help=GAME_HELP)
     game.add_argument("--moves", default="", help='moves played, e.g. "d c d" (Connect Four) or "c4 e3"')
     game.add_argument("--values", action="store_true", help="tint each legal move's cell by its proven value")
     _values_arguments(game)
@@ -66,8 +67,8 @@ def _proven_values(state: Position, args: argparse.Namespace) -> dict[int, str] 
 
 
 def _svg_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--svg", required=True, metavar="FILE", type=output_file_or_stdout,
-                        help="where to write the SVG (- for standard output)")
+    add_output(parser, "--svg", writes=Artefact.SVG, required=True, metavar="FILE", type=output_file_or_stdout,
+               help="where to write the SVG (- for standard output)")
 
 
 def _write(path: str, svg: str) -> int:

@@ -178,11 +178,11 @@ class Board:
     def parse_cell(self, text: str) -> int:
         """Bit of an ``a1``-style cell name; BadInput when it is off the board."""
         text = text.strip().lower()
-        if len(text) >= 2 and text[0].isalpha() and is_ascii_number(text[1:]):
-            col, row = ord(text[0]) - ord("a"), int(text[1:]) - 1
-            if 0 <= col < self.cols and 0 <= row < self.rows:
+        if len(text) >= 2 and text[0].isalpha() and (number := bounded_number(text[1:], self.rows)):
+            col, row = ord(text[0]) - ord("a"), number - 1
+            if 0 <= col < self.cols:
                 return self.bit(row, col)
-        raise BadInput(f"{text!r} is not a cell of a {self.rows}x{self.cols} board "
+        raise BadInput(f"{text!r:.60} is not a cell of a {self.rows}x{self.cols} board "
                        f"(a1..{chr(ord('a') + self.cols - 1)}{self.rows})")
 
     def permutation(self, symmetry: Symmetry) -> dict[int, int]:
@@ -333,11 +333,13 @@ class GameSpec:
         if len(values) != len(self.parameters) or not all(is_ascii_number(value) for value in values):
             count = len(self.parameters)
             raise BadInput(f"{self.name} takes {count} whole-number parameter{'s' * (count != 1)}: {self.usage} "
-                           f"(e.g. {self.example}), or none for the defaults; got {text!r}")
+                           f"(e.g. {self.example}), or none for the defaults; got {text!r:.60}")
         chosen = {}
-        for parameter, value in zip(self.parameters, map(int, values), strict=True):
-            if not parameter.minimum <= value <= parameter.maximum:
-                raise BadInput(f"{self.name}: {parameter.name} must be {parameter.minimum}..{parameter.maximum}, not {value}")
+        for parameter, text in zip(self.parameters, values, strict=True):
+            value = bounded_number(text, parameter.maximum)
+            if value is None or value < parameter.minimum:
+                raise BadInput(f"{self.name}: {parameter.name} must be {parameter.minimum}..{parameter.maximum}, "
+                               f"not {shown_number(text)}")
             chosen[parameter.name] = value
         return chosen
 
@@ -345,3 +347,26 @@ class GameSpec:
 def is_ascii_number(text: str) -> bool:
     """Whether `text` is a whole number written in the digits 0-9 (``str.isdigit`` also takes ``²`` or ``٣``)."""
     return text.isascii() and text.isdigit()
+
+
+def bounded_number(text: str, most: int) -> int | None:
+    """The whole number `text` writes in the digits 0-9 when it is at most `most`, else None. Digits past those of
+    `most` are never converted (Python refuses to read a number of more than 4,300 digits)."""
+    if not is_ascii_number(text) or len(text.lstrip("0")) > len(str(most)):
+        return None
+    value = int(text)
+    return value if value <= most else None
+
+
+#: The most digits of a number that a message writes out.
+SHOWN_DIGITS = 24
+
+
+def shown_number(number: int | str) -> str:
+    """A whole number (an int, or the digits a user wrote) for a message: as written up to :data:`SHOWN_DIGITS`
+    digits, else by its size (Python refuses to write an int of more than 4,300 digits as text)."""
+    if isinstance(number, str):
+        return number if len(number) <= SHOWN_DIGITS else f"a number of {len(number):,} digits"
+    if number.bit_length() <= 3 * SHOWN_DIGITS:  # 2 ** (3 * n) has fewer than n digits
+        return str(number)
+    return f"a {'negative ' * (number < 0)}number of {number.bit_length():,} bits"

@@ -14,7 +14,8 @@ import numpy as np
 
 from gameproof.errors import BadInput
 from gameproof.framework import bits
-from gameproof.framework.declaration import MANY_MOVES, MAX_PLIES, Board, GameSpec, RulesError, Symmetry, joined_words
+from gameproof.framework.declaration import (MANY_MOVES, MAX_PLIES, Board, GameSpec, RulesError, Symmetry,
+                                             joined_words, shown_number)
 from gameproof.framework.moves import MoveCodes, MoveNames, RuleArguments, joiners_of, mapped_move
 from gameproof.framework.selfcheck import is_int, shown, words_problem
 from gameproof.jit import bind_rules, compile_rules
@@ -42,6 +43,10 @@ class Game:
                                                            for n, v in self.constants.items()):
             raise RulesError(f"{self.name}: constants() must return a dict of names to ints, "
                              f"not {shown(self.constants)}")
+        for name, value in self.constants.items():
+            if not -2**63 <= value < 2**64:
+                raise RulesError(f"{self.name}: constants() gives {name} = {shown_number(value)}, which does not fit "
+                                 "in the 64 bits the compiled rules see")
         self.board: Board = self._declared("board", spec.board)
         if not isinstance(self.board, Board):
             raise RulesError(f"{self.name}: board() must return a Board, not {shown(self.board)}")
@@ -174,7 +179,7 @@ class Game:
     def compiled(self) -> SimpleNamespace:
         """The rule functions compiled with numba over uint64."""
         later = tuple(f"legal_{part}" for part in self.spec.parts[1:])
-        return compile_rules(self.spec.rules, self.constants, entry_points=ENTRY_POINTS + later)
+        return compile_rules(self.spec.rules, self.constants, entry_points=ENTRY_POINTS + later, game=self.name)
 
     @cached_property
     def fingerprint(self) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from gameproof.errors import BadInput
-from gameproof.framework.declaration import Board, Symmetry, is_ascii_number, joined_words, split_words
+from gameproof.framework.declaration import Board, Symmetry, bounded_number, joined_words, split_words
 
 #: What a move's name may use instead of ``-`` between two parts (``b2xc3`` for a capture).
 CAPTURE = "x"
@@ -76,12 +76,12 @@ class MoveNames:
         text = text.strip().lower()
         if text in ("pass", "pa"):
             return self.codes.pass_move
-        if text.startswith("@") and is_ascii_number(text[1:]) and int(text[1:]) < self.codes.pass_move:
-            return int(text[1:])
+        if text.startswith("@") and (code := bounded_number(text[1:], self.codes.pass_move - 1)) is not None:
+            return code
         pieces = self._split(text)
         if pieces is None:
             shape = self.name(self.codes.encode(tuple((self.board.cells * self.codes.parts)[:self.codes.parts])))
-            raise BadInput(f"{text!r} is not a move: a move names {self.codes.parts} cells, as in {shape}")
+            raise BadInput(f"{text!r:.60} is not a move: a move names {self.codes.parts} cells, as in {shape}")
         return self.codes.encode(tuple(self.board.parse_cell(piece) for piece in pieces))
 
     def _split(self, text: str) -> list[str] | None:

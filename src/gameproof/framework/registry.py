@@ -89,12 +89,18 @@ def load_game(name: str) -> Game:
     return game
 
 
+def rules_file(name: str) -> str | None:
+    """The file a game named `name` is loaded from (``my_game.py`` for ``my_game.py:PARAMS``); None for a
+    game known by its name."""
+    base = name.strip().partition(":")[0]
+    return base if base.endswith(".py") else None
+
+
 def unchecked_game(name: str) -> Game:
     """The game called `name`, as :func:`load_game` finds it, without the self-check."""
-    text = name.strip()
-    base, _, parameters = text.partition(":")
-    if base.endswith(".py"):
-        spec = games_in_file(base)[0]
+    base, _, parameters = name.strip().partition(":")
+    if (path := rules_file(name)) is not None:
+        spec = games_in_file(path)[0]
     else:
         spec = specs().get(base.lower())
         if spec is None:

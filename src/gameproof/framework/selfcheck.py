@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from gameproof.framework.declaration import (DRAW, LOSS, MAX_ESTIMATE, MAX_WORDS, ONGOING, WIN, RulesError, Symmetry,
-                                             split_words)
+                                             shown_number, split_words)
 from gameproof.framework.moves import bits_of, complete_moves
 
 if TYPE_CHECKING:
@@ -77,8 +77,12 @@ def is_int(value: object) -> bool:
 
 
 def shown(value: object) -> str:
-    """`value` for an error line: its repr, cut short."""
-    text = repr(value)
+    """`value` for an error line: its repr, cut short (an int of more than 4,300 digits, which Python will not write,
+    by its size)."""
+    try:
+        text = repr(value)
+    except ValueError:  # Python will not write an int of more than 4,300 digits, alone or inside a tuple
+        text = shown_number(value) if is_int(value) else f"a {type(value).__name__} holding a number too long to write"
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -92,7 +96,7 @@ def words_problem(value: object, count: int | None = None) -> str | None:
         if not is_int(word):
             return f"returned word {index} = {shown(word)}, not an int"
         if not 0 <= word < WORD_LIMIT:
-            return f"returned word {index} = {word}, outside 0 .. 2**64 - 1 (mask shifts and ~ to the board)"
+            return f"returned word {index} = {shown(word)}, outside 0 .. 2**64 - 1 (mask shifts and ~ to the board)"
     return None
 
 
@@ -343,6 +347,9 @@ class _Checker:
         while True:
             at = self.at(words)
             legal = self.legal(words, at)
+            if self.legal(words, at) != legal:
+                raise self.fail("legal()", "gave different answers for the same position, asked twice: the rules must "
+                                "be deterministic", at)
             successors = self.successors(words, legal, at)
             self.positions += 1
             if legal and callable(getattr(self.rules, "estimate", None)):

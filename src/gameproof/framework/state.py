@@ -62,7 +62,7 @@ class RulesState:
             try:
                 self.play(self.parse_move(text))
             except BadInput as error:
-                raise BadInput(f"move {index} ({text}): {error}") from None
+                raise BadInput(f"move {index} ({text:.40}): {error}") from None
 
     @classmethod
     def at(cls, game: Game, words: tuple[int, ...], to_move: int) -> RulesState:
@@ -162,11 +162,9 @@ class RulesState:
         return 1 if mover_won == (self._to_move == 0) else -1
 
     def play(self, move: int) -> None:
-        if move not in self.legal_moves():
-            if self.is_over():
-                raise BadInput(f"the game is over; {self.move_name(move)} cannot be played")
-            raise BadInput(f"{self.move_name(move)} is not legal here (legal: "
-                           f"{', '.join(self.move_name(m) for m in self.legal_moves())})")
+        legal = self.legal_moves()
+        if move not in legal:
+            raise self._refusal(move, legal)
         self._earlier.append((self.words, self._to_move))
         if move == self.game.pass_move:
             self.words = self._words("pass_turn", *self._arguments(), move=move)
@@ -174,6 +172,17 @@ class RulesState:
             self.words = self._words("play", *self._arguments(self.game.codes.decode(move)), move=move)
         self._to_move ^= 1
         self.history.append(move)
+
+    def _refusal(self, move: int, legal: list[int]) -> BadInput:
+        """Why `move` is not played where the rules gave the moves `legal`: the game is over, or it is not among
+        them; unless the rules, asked again, give other moves (they are not deterministic: a message that listed
+        the move as legal would be nonsense)."""
+        if self.legal_moves() != legal:
+            return RulesError(f"{self.game.name}: legal() gave different answers for the same position, asked twice "
+                              f"({self._where(None)}): the rules must be deterministic")
+        if not legal:
+            return BadInput(f"the game is over; {self.move_name(move)} cannot be played")
+        return BadInput(f"{self.move_name(move)} is not legal here (legal: {', '.join(map(self.move_name, legal))})")
 
     def _rule(self, function: str, *args: int, move: int | None = None) -> Any:
         """The rule `function` on `args` (playing `move`, if any); RulesError, one line naming the position by

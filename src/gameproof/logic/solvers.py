@@ -7,6 +7,10 @@ wins), ``open_solver("cadical195/unsat")`` (CaDiCaL with its option set for refu
 False (unsatisfiable) or None (the time ran out). Time limits on incremental PySAT backends are kept by
 solving in conflict-budget slices (PySAT's CaDiCaL cannot be interrupted from another thread); one-shot
 backends (Kissat, races, external binaries) run in child processes that are killed when the time is up.
+
+Ctrl-C and SIGTERM end a solve as they end any other work of a command (:mod:`gameproof.interrupts`): PySAT
+holds the GIL while it solves, so its calls are guarded by the native watchdog, and it is kept from catching
+SIGINT itself (see :func:`_pysat_catches_sigint`).
 """
 
 from __future__ import annotations
@@ -17,16 +21,19 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pysolvers
+from pysat._utils import MainThread
 from pysat.solvers import NoSuchSolverError, SolverNames
 from pysat.solvers import Solver as PysatSolver
 
 from gameproof.errors import BadInput
 from gameproof.forked import first_accepted
+from gameproof.interrupts import guard_gil_holders, handled
 from gameproof.logic.cnf import Cnf
 from gameproof.atomic import atomic_output
 
@@ -51,6 +58,18 @@ _CONFIGURATION_OPTIONS = {
     Configuration.SAT: {"elimreleff": 10, "stabilizeonly": 1, "subsumereleff": 60},
     Configuration.UNSAT: {"stabilize": 0, "walk": 0},
 }
+
+
+def _pysat_catches_sigint() -> bool:
+    """PySAT's test, at each call into its solvers and encoders, of whether to catch SIGINT itself for the call: in
+    the main thread, but not where the command line handles signals. PySAT's handler jumps out of the solver and
+    raises PySAT's own error (which a command would report as a failure, or read as an answer), and stays
+    installed once it has jumped; there a SIGINT is taken as SIGTERM is, between two slices of a solve, or by the
+    native watchdog (:func:`~gameproof.interrupts.guard_gil_holders`)."""
+    return threading.current_thread() is threading.main_thread() and not handled()
+
+
+MainThread.check = staticmethod(_pysat_catches_sigint)  # PySAT has no setting for it: its check, replaced
 
 
 def _start_pysat(name: str, proof: bool = False) -> PysatSolver:
@@ -121,6 +140,7 @@ class IncrementalSolver(Solver):
 
     def solve(self, assumptions: Sequence[int] = (), seconds: float | None = None,
               progress: Progress | None = None) -> bool | None:
+        guard_gil_holders()
         if seconds is None and progress is None:
             return self._solver.solve(assumptions=list(assumptions))
         # Solve in conflict-budget slices: between slices the time limit is checked, progress is
@@ -149,6 +169,7 @@ class IncrementalSolver(Solver):
 
     def solve_within(self, conflicts: int) -> bool | None:
         """Solve with a budget of about ``conflicts`` conflicts: None when it runs out (deterministic)."""
+        guard_gil_holders()
         self._solver.conf_budget(conflicts)
         return self._solver.solve_limited()
 

@@ -14,14 +14,17 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from gameproof.answers import Value
 from gameproof.errors import BadInput
-from gameproof.framework.declaration import is_ascii_number
+from gameproof.framework.declaration import bounded_number
 from gameproof.storage import connect_read_only
 
 _TABLES = {"meta", "positions"}
+#: The largest key (keys are 64-bit words) and move number an entry may hold.
+_MOST_KEY = 2**64 - 1
 #: How long opening a book to write waits for another process's lock on it before refusing the file.
 _BUSY_SECONDS = 2.0
 _SCHEMA = """
@@ -82,6 +85,10 @@ class Book:
         if not _TABLES <= tables and (tables or not writable):
             self._db.close()
             raise BadInput(f"{path} is not a gameproof book" + (f": it holds the tables {', '.join(sorted(tables))}" if tables else ""))
+        other = [table for table in sorted(_TABLES & tables) if _columns(self._db, table) != _book_columns()[table]]
+        if other:
+            self._db.close()
+            raise BadInput(f"{path} is not a gameproof book: its table {other[0]} has other columns than a book's")
         if writable:
             self._take_for_writing()
 
@@ -107,7 +114,8 @@ class Book:
         self.close()
 
     def meta(self) -> dict[str, str]:
-        return dict(self._db.execute("SELECT name, value FROM meta"))
+        with self._reading():
+            return dict(self._db.execute("SELECT name, value FROM meta"))
 
     def set_meta(self, **values: str) -> None:
         with self._writing():
@@ -137,44 +145,75 @@ class Book:
                          (str(entry.key), entry.record, entry.plies, entry.value, json.dumps(entry.moves),
                           entry.nodes, entry.seconds, entry.method))
 
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """BadInput, one line, for a file that SQLite cannot read (damaged since it was opened, say)."""
+        try:
+            yield
+        except sqlite3.DatabaseError as error:
+            raise BadInput(f"cannot read the book {self.path}: {error}") from None
+
     def get(self, key: int) -> Entry | None:
-        row = self._db.execute("SELECT * FROM positions WHERE key = ?", (str(key),)).fetchone()
+        with self._reading():
+            row = self._db.execute("SELECT * FROM positions WHERE key = ?", (str(key),)).fetchone()
         return self._entry(row) if row else None
 
     def keys(self) -> set[int]:
-        return {self._key(k) for (k,) in self._db.execute("SELECT key FROM positions")}
+        with self._reading():
+            return {self._key(k) for (k,) in self._db.execute("SELECT key FROM positions")}
 
     def entries(self) -> Iterator[Entry]:
-        for row in self._db.execute("SELECT * FROM positions ORDER BY plies, record"):
-            yield self._entry(row)
+        with self._reading():
+            for row in self._db.execute("SELECT * FROM positions ORDER BY plies, record"):
+                yield self._entry(row)
 
     def _key(self, text: object) -> int:
-        if not isinstance(text, str) or not is_ascii_number(text):
-            raise BadInput(f"{self.path}: a damaged entry: the key {text!r} is not a whole number")
-        return int(text)
+        key = bounded_number(text, _MOST_KEY) if isinstance(text, str) else None
+        if key is None:
+            raise BadInput(f"{self.path}: a damaged entry: the key {text!r:.60} is not a position's key")
+        return key
 
     def _entry(self, row: tuple) -> Entry:
         """The entry a row holds; BadInput (naming the row's key) for a row this module did not write."""
         key, record, plies, value, moves, nodes, seconds, method = row
+        number = self._key(key)
         try:
             named = json.loads(moves)
             if not (isinstance(record, str) and type(plies) is int and isinstance(named, dict)
                     and type(nodes) is int and isinstance(seconds, (int, float)) and isinstance(method, str)):
                 raise ValueError("a field of the wrong type")
-            return Entry(self._key(key), record, plies, Value(value), {_move(m): Value(v) for m, v in named.items()},
+            return Entry(number, record, plies, Value(value), {_move(m): Value(v) for m, v in named.items()},
                          nodes, seconds, method)
         except (TypeError, ValueError, RecursionError) as error:
-            raise BadInput(f"{self.path}: a damaged entry (key {key!r}): {error}") from None
+            raise BadInput(f"{self.path}: a damaged entry (key {key}): {error}") from None
 
     def __len__(self) -> int:
-        return self._db.execute("SELECT COUNT(*) FROM positions").fetchone()[0]
+        with self._reading():
+            return self._db.execute("SELECT COUNT(*) FROM positions").fetchone()[0]
+
+
+def _columns(db: sqlite3.Connection, table: str) -> list[tuple]:
+    """How SQLite describes the columns of `table` (name, type, constraints, in order)."""
+    return db.execute(f"PRAGMA table_info({table})").fetchall()
+
+
+@cache
+def _book_columns() -> dict[str, list[tuple]]:
+    """The columns of each table of a book, as :data:`_SCHEMA` makes them."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(_SCHEMA)
+        return {table: _columns(db, table) for table in _TABLES}
+    finally:
+        db.close()
 
 
 def _move(move: object) -> int:
     """A move number, or one as JSON keeps an object's key (its digits); ValueError for anything else."""
     if type(move) is int and move >= 0:
         return move
-    if not isinstance(move, str) or not is_ascii_number(move):
-        raise ValueError(f"the move {move!r} is not a move number")
-    return int(move)
+    number = bounded_number(move, _MOST_KEY) if isinstance(move, str) else None
+    if number is None:
+        raise ValueError(f"the move {move!r:.60} is not a move number")
+    return number
 

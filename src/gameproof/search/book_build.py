@@ -14,6 +14,7 @@ from gameproof.errors import BadInput
 from gameproof.framework.game import Game
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
+from gameproof.interrupts import RulesBroken
 from gameproof.search.book import Book, Entry
 from gameproof.search.book_game import Identity, open_book
 from gameproof.search.dfpn import Options
@@ -70,7 +71,9 @@ def solve_leaves(game: str, records: list[str], options: Options, with_moves: bo
     (:func:`~gameproof.framework.registry.load_game`), siblings solved one after another on one table (they
     share much; the :class:`~gameproof.search.tt.SharedTable` called ``shared_table``, or ``table``, which other
     threads search too, when given), with their moves' values or without. Siblings tend to share their value,
-    so each leaf's first question is the one that settled the leaf before it in one search."""
+    so each leaf's first question is the one that settled the leaf before it in one search. Rules that break
+    the kernels' assumptions below a leaf raise :class:`~gameproof.interrupts.RulesBroken` as a solve from the
+    start would."""
     rules = load_game(game)
     if shared_table is not None:
         options = replace(options, shared_table=shared_table)
@@ -79,8 +82,10 @@ def solve_leaves(game: str, records: list[str], options: Options, with_moves: bo
     expect = None
     for record in records:
         state = RulesState(rules, record)
-        # one table a worker, or one for all the threads
-        solution = solve(state, options, with_moves=with_moves, keep_table=True, expect=expect, table=own)
+        try:  # one table a worker, or one for all the threads
+            solution = solve(state, options, with_moves=with_moves, keep_table=True, expect=expect, table=own)
+        except RulesBroken as broken:  # the depth from the start, as the game's own solve counts it
+            raise broken.below(len(state.history)) from None
         expect = solution.value
         entries.append(Entry(state.key, record, len(state.history), solution.value, dict(solution.moves),
                              solution.nodes, solution.seconds).as_json())

@@ -77,14 +77,20 @@ def recheck(book: Book, game: Game, depth: int, entry: Entry, leaf_check: LeafCh
                                              f"{_names(state, legal)}")
         how, expected, moves = Recheck.CONSISTENT_ONLY, Value.best(entry.moves.values()), entry.moves
     if entry.value != expected or (not value_only and entry.moves != moves):
-        return how, (f"book says {entry.value} {named_moves(state, entry.moves)}, re-check gives {expected} "
-                     f"{named_moves(state, moves)}")
+        return how, (f"book says {_valued(state, entry.value, entry.moves)}, re-check gives "
+                     f"{_valued(state, expected, moves)}")
     return how, None
 
 
 def named_moves(state: RulesState, moves: dict[int, Value]) -> dict[str, Value]:
     """Move values keyed by the moves' names (as `state` names them) instead of their numbers."""
     return {state.move_name(move): value for move, value in moves.items()}
+
+
+def _valued(state: RulesState, value: Value, moves: dict[int, Value]) -> str:
+    """A value and its moves' values for a message: ``draw (a1:draw b1:loss)``."""
+    each = " ".join(f"{name}:{move_value}" for name, move_value in named_moves(state, moves).items())
+    return f"{value} ({each})" if moves else str(value)
 
 
 def _names(state: RulesState, moves: object) -> list[str]:

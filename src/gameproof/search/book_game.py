@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from gameproof.errors import BadInput
-from gameproof.framework.declaration import is_ascii_number
+from gameproof.framework.declaration import bounded_number, is_ascii_number, shown_number
 from gameproof.framework.game import Game
 from gameproof.framework.registry import load_game, specs
 from gameproof.search.book import Book
@@ -92,7 +92,7 @@ def _settings(path: str | Path, meta: dict[str, Any], load: Loader) -> tuple[Gam
     """The game and depth a book's meta rows name; BadInput for rows a build does not write."""
     if meta.get("format") != FORMAT:
         found = meta.get("format", "1")
-        shown = found if isinstance(found, str) and is_ascii_number(found) else repr(found)
+        shown = shown_number(found) if isinstance(found, str) and is_ascii_number(found) else f"{found!r:.60}"
         raise BadInput(f"{path} is in book format {shown}, but this gameproof reads book format {FORMAT}; "
                        "build the book again")
     identity = _identity(path, meta)
@@ -102,12 +102,13 @@ def _settings(path: str | Path, meta: dict[str, Any], load: Loader) -> tuple[Gam
         raise BadInput(f"{path}: its meta row \"game\" is {identity.name!r}: {error}") from None
     if game.name != identity.name:
         raise BadInput(f"{path}: its meta row \"game\" is {identity.name!r}, but {identity.loading!r} loads {game.name}")
-    depth, leaves = meta.get("depth"), meta.get("leaves", "moves")
-    if not (isinstance(depth, str) and is_ascii_number(depth) and int(depth) <= game.max_plies):
-        raise BadInput(f"{path}: its meta row \"depth\" is {depth!r}, not a depth from 0 to {game.max_plies}")
+    stored, leaves = meta.get("depth"), meta.get("leaves", "moves")
+    depth = bounded_number(stored, game.max_plies) if isinstance(stored, str) else None
+    if depth is None:
+        raise BadInput(f"{path}: its meta row \"depth\" is {stored!r:.60}, not a depth from 0 to {game.max_plies}")
     if leaves not in ("values", "moves"):
         raise BadInput(f"{path}: its meta row \"leaves\" is {leaves!r}, not values or moves")
-    return game, int(depth)
+    return game, depth
 
 
 def _identity(path: str | Path, meta: dict[str, Any]) -> Identity:

@@ -259,18 +259,24 @@ class Certificate:
             records.close()
 
 
-def check_certifiable(state: RulesState, source: str | None = None) -> RulesFile | None:
-    """BadInput unless a certificate of `state`'s value can be built and checked (say so before solving).
-
-    `source` is the game as it was named (``examples/domineering.py:4,4``; by default its registered name).
-    For a game loaded from a file, returns that file (its path as given and its content's hash), which the
-    certificate names for the checker to load; None for a registered game."""
+def check_buildable(state: RulesState) -> None:
+    """BadInput unless df-pn can build a certificate of `state`'s value (whether or not a name loads its game)."""
     game = state.game
     if state.is_over():
         raise BadInput("the game is over at this position: there is no value to certify")
     if game.spec.lookahead:
         raise BadInput(f"no certificates for {game.name}: its df-pn kernels treat a position where the other side "
                        "wins at once as lost before it is (lookahead), which a certificate cannot show")
+
+
+def check_certifiable(state: RulesState, source: str | None = None) -> RulesFile | None:
+    """BadInput unless a certificate of `state`'s value can be built and checked (say so before solving).
+
+    `source` is the game as it was named (``examples/domineering.py:4,4``; by default its registered name).
+    For a game loaded from a file, returns that file (its path as given and its content's hash), which the
+    certificate names for the checker to load; None for a registered game."""
+    check_buildable(state)
+    game = state.game
     path = (source or game.name).strip().partition(":")[0].strip()
     rules_file = RulesFile.of(path) if path.endswith(".py") else None
     parameters = game.name.partition(":")[2]
@@ -286,14 +292,19 @@ def check_certifiable(state: RulesState, source: str | None = None) -> RulesFile
 
 
 def certify(state: RulesState, search: Search, progress: Callable[[int, int], None] | None = None,
-            source: str | None = None) -> Certificate:
+            source: str | None = None, named: bool = True) -> Certificate:
     """A certificate of the value of the unfinished position `state`, from `search` (df-pn over the
     kernels of the state's game; its table may hold an earlier solve of the position).
 
     `source` is the game as it was named (see :func:`check_certifiable`). ``progress`` is called with the
     number of positions written so far and the df-pn nodes spent proving again what the table no longer held,
-    now and then (during a long proof too)."""
-    rules_file = check_certifiable(state, source)
+    now and then (during a long proof too). Where not `named`, the game need not load by its name: the
+    certificate is for a checker given the game itself (it names no rules file)."""
+    if named:
+        rules_file = check_certifiable(state, source)
+    else:
+        check_buildable(state)
+        rules_file = None
     game = state.game
     start = time.perf_counter()
     root = state.frames()

@@ -5,12 +5,12 @@ function that returns something JSON can hold. :func:`run_jobs` skips the jobs i
 holds, runs the rest on a backend and records each result as it arrives (one committed SQLite
 transaction each), so a driver killed at any moment, even by SIGKILL, resumes with every finished job
 kept. A worker that dies is replaced and its jobs run again, up to ``retries`` times; a task that
-raises fails the run with the job's key named. Results do not depend on the backend. Local workers
-never see Ctrl-C (the driver decides): an interrupted driver kills them and raises at once. Ray workers
-are actors that live for the whole run, so what a task keeps in its process serves every job there.
-A task whose work releases the GIL (the search kernels) can run on local threads instead of processes,
-over one table in this process's private memory, which gets the kernel's huge pages (shared memory
-here does not).
+raises fails the run with the job's key named (a BadInput fails it as it is: the input is at fault).
+Results do not depend on the backend. Local workers never see Ctrl-C (the driver decides): an interrupted
+driver kills them and raises at once. Ray workers are actors that live for the whole run, so what a task
+keeps in its process serves every job there. A task whose work releases the GIL (the search kernels) can
+run on local threads instead of processes, over one table in this process's private memory, which gets
+the kernel's huge pages (shared memory here does not).
 """
 
 from __future__ import annotations
@@ -209,10 +209,14 @@ def run_jobs(task: Task, jobs: Iterable[Job], journal: Journal, *, backend: Back
 
 
 def _timed(task: Task, job: Job) -> tuple[Any, float]:
-    """Run one job (in a worker); its result and the seconds it took. A task's error names the job."""
+    """Run one job (in a worker); its result and the seconds it took. A task's error names the job, but for
+    BadInput: the input is at fault (rules that break where only a job's search goes), and the run fails with its
+    one line as the command itself would say it (a plain BadInput, which any worker can send back)."""
     began = time.perf_counter()
     try:
         result = task(**job.arguments)
+    except BadInput as error:
+        raise BadInput(str(error)) from None
     except Exception as error:
         raise JobFailed(f"job {job.key} failed: {type(error).__name__}: {error}") from None
     return result, time.perf_counter() - began
@@ -414,7 +418,9 @@ class _RayWorkers:
             number, job = self.calls.pop(ready[0])
             try:
                 answer = self.ray.get(ready[0])
-            except errors.RayTaskError as error:  # the task raised: its JobFailed names the job
+            except errors.RayTaskError as error:  # the task raised: its JobFailed names the job, or bad input
+                if isinstance(error.cause, BadInput):
+                    raise error.cause from None
                 raise JobFailed(str(error.cause or error)) from None
             except errors.RayError as error:  # the worker, or its node, died
                 self.replace(number, error)

@@ -23,9 +23,9 @@ table is dropped and the position solved again on an empty one.
 from __future__ import annotations
 
 import enum
-import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -37,12 +37,13 @@ from gameproof.errors import BadInput, RunFailed
 from gameproof.framework.declaration import Engine
 from gameproof.framework.game import Game
 from gameproof.framework.state import RulesState
-from gameproof.interrupts import RulesBroken
+from gameproof.interrupts import RulesBroken, Terminated
 from gameproof.search.alphabeta import AlphaBeta
+from gameproof.search.confirm import confirm_symmetries, confirmed_by_certificates
 from gameproof.search.dfpn import Options, Search
 from gameproof.search.exact import Solution, final_value
 from gameproof.search.jobs import Backend, Job, ray_workers
-from gameproof.search.solve_journal import CHECKPOINT_SECONDS, SolveJournal, save_interval
+from gameproof.search.solve_journal import CHECKPOINT_SECONDS, FIRST_SAVE_SECONDS, SolveJournal, save_interval
 from gameproof.search.tt import (LANE_NODES, LANE_QUESTION, MOST_LANES, SharedTable, TranspositionTable, census,
                                  lookup)
 
@@ -122,7 +123,8 @@ def solve_on_workers(state: RulesState, options: Options, *, workers: int, with_
     With `journal` (df-pn), the table is saved there every `checkpoint_seconds` (less often where a save takes
     over a tenth of that: :func:`~gameproof.search.solve_journal.save_interval`) and a journal of the same
     question is resumed; its answer is then confirmed by checked certificates (``confirming`` is told how far
-    they are; the solution keeps the position's as ``certificate``). ``then`` is called with a
+    they are; the solution keeps the position's as ``certificate``). An interruption saves the journal on its
+    way out where that is quick, and notes whether it did (``add_note``). ``then`` is called with a
     df-pn search (over the solved table, for df-pn) and the solution, to build a certificate, say; what it
     returns is the solution's ``then``; on Ray its search is a fresh one."""
     from gameproof.search.book_game import Identity
@@ -138,28 +140,42 @@ def solve_on_workers(state: RulesState, options: Options, *, workers: int, with_
         raise BadInput("--journal saves the table of a solve on this machine; it cannot be used with --backend ray")
     game = state.game
     loading = Identity.of(game).loading
-    if backend is Backend.RAY:
-        solution = _RayRun(state, loading, options, workers, with_moves, engine, address, progress).solve()
-        table = None
-    else:
-        solution, table = _solve_here(state, loading, options, workers, with_moves, engine, journal, checkpoint_seconds,
-                                      progress, confirming)
-    if then is not None:
-        certifying = (table if table is not None and engine is Engine.DFPN
-                      else TranspositionTable(options.tt_mb, game.max_positions))
-        solution.then = then(_table_search(game, options, certifying), solution)
+    book = None if journal is None else SolveJournal(journal, journal_identity(state, loading, with_moves, options))
+    if book is not None:
+        _check_confirmable(state, loading)
+    with _noting_on_interruption(book):
+        if backend is Backend.RAY:
+            solution = _RayRun(state, loading, options, workers, with_moves, engine, address, progress).solve()
+            table = None
+        else:
+            solution, table = _solve_here(state, loading, options, workers, with_moves, engine, book,
+                                          checkpoint_seconds, progress, confirming)
+        confirm_symmetries(state, loading, solution, table if engine is Engine.DFPN else None, options, workers,
+                           confirming)
+        if then is not None:
+            certifying = (table if table is not None and engine is Engine.DFPN
+                          else TranspositionTable(options.tt_mb, game.max_positions))
+            solution.then = then(_table_search(game, options, certifying), solution)
     return solution
 
 
+@contextmanager
+def _noting_on_interruption(journal: SolveJournal | None) -> Iterator[None]:
+    """An interruption of the block notes on itself whether the journal was saved, for the command's last line."""
+    try:
+        yield
+    except (KeyboardInterrupt, Terminated) as interruption:
+        if journal is not None:
+            interruption.add_note(journal.describe())
+        raise
+
+
 def _solve_here(state: RulesState, loading: str, options: Options, workers: int, with_moves: bool, engine: Engine,
-                journal: Path | str | None, checkpoint_seconds: float,
+                book: SolveJournal | None, checkpoint_seconds: float,
                 progress: Callable[[Progress], None] | None,
                 confirming: Callable[[str], None] | None) -> tuple[ParallelSolution, TranspositionTable]:
     """:func:`solve_on_workers` on threads of this process: the solution and the table they shared."""
     game = state.game
-    book = None if journal is None else SolveJournal(journal, journal_identity(state, loading, with_moves, options))
-    if book is not None:
-        _check_confirmable(state, loading)
     table = TranspositionTable(options.tt_mb, game.max_positions, searchers=workers)
     saved = book.restore(table.words) if book is not None else None
     try:
@@ -170,8 +186,8 @@ def _solve_here(state: RulesState, loading: str, options: Options, workers: int,
             raise
         solution = None  # workers reading a forged table may disagree: the journal is not confirmed either
     if saved is not None:
-        confirmed = None if solution is None else _confirmed(state, loading, solution, table, options, workers,
-                                                               confirming)
+        confirmed = None if solution is None else confirmed_by_certificates(state, loading, solution, table, options,
+                                                                            workers, confirming)
         if confirmed is None:
             table.words[:] = 0
             solution = _Run(state, options, table, workers, with_moves, engine, book, checkpoint_seconds, progress,
@@ -179,7 +195,7 @@ def _solve_here(state: RulesState, loading: str, options: Options, workers: int,
             solution.confirmed = "the journal's answer was not confirmed by its certificates: solved again afresh"
         else:
             solution.confirmed, solution.certificate = confirmed
-    solution.journal = None if journal is None else str(journal)
+    solution.journal = None if book is None else str(book.path)
     return solution, table
 
 def _table_search(game: Game, options: Options, table: TranspositionTable, lane: int = 1, lanes: int = 1,
@@ -313,23 +329,12 @@ class _Run:
         plan = _Plan(self.state, self.with_moves, self.engine)
         pool = ThreadPoolExecutor(self.workers, thread_name_prefix="gameproof-solve")
         try:
-            saved_at, saving = time.perf_counter(), 0.0  # saving: how long the last save took
-            while plan.value is None or self.running:
-                self._hand_out(plan, pool)
-                done, _ = wait(self.running, timeout=min(_REPORT_SECONDS, self.every), return_when=FIRST_COMPLETED)
-                for future in done:
-                    question, lane = self.running.pop(future)
-                    question.lanes.discard(lane)
-                    answer, nodes = future.result()
-                    self.done_nodes += nodes
-                    plan.answered(question, answer)
-                if self.progress is not None:
-                    self.report(_CENSUS_PART)
-                if self.journal is not None and time.perf_counter() - saved_at >= save_interval(self.every, saving):
-                    began_saving = time.perf_counter()
-                    self.save()
-                    saved_at = time.perf_counter()
-                    saving = saved_at - began_saving
+            self._answer(plan, pool)
+        except (KeyboardInterrupt, Terminated):
+            self._stop(pool)
+            if self.journal is not None and self.journal.quick_to_save(self.table.words):
+                self.save()  # the work so far, whatever the last checkpoint
+            raise
         finally:
             self._stop(pool)
         assert plan.value is not None
@@ -340,6 +345,28 @@ class _Run:
                                 seconds=time.perf_counter() - self.began,
                                 tt_entries=last.entries, workers=self.workers,
                                 resumed_nodes=self.earlier_nodes, saves=self.saves, last=last)
+
+    def _answer(self, plan: _Plan, pool: ThreadPoolExecutor) -> None:
+        """Hand out `plan`'s questions until it has the answer, saving the journal on the way: first after
+        :data:`~gameproof.search.solve_journal.FIRST_SAVE_SECONDS` (or the checkpoint, if sooner), then every
+        checkpoint (or less often: see :func:`~gameproof.search.solve_journal.save_interval`)."""
+        saved_at, due = time.perf_counter(), min(self.every, FIRST_SAVE_SECONDS)
+        while plan.value is None or self.running:
+            self._hand_out(plan, pool)
+            done, _ = wait(self.running, timeout=min(_REPORT_SECONDS, self.every), return_when=FIRST_COMPLETED)
+            for future in done:
+                question, lane = self.running.pop(future)
+                question.lanes.discard(lane)
+                answer, nodes = future.result()
+                self.done_nodes += nodes
+                plan.answered(question, answer)
+            if self.progress is not None:
+                self.report(_CENSUS_PART)
+            if self.journal is not None and time.perf_counter() - saved_at >= due:
+                began_saving = time.perf_counter()
+                self.save()
+                saved_at = time.perf_counter()
+                due = save_interval(self.every, saved_at - began_saving)
 
     def _stop(self, pool: ThreadPoolExecutor) -> None:
         """End the workers' searches: at once when some still run (the solve failed or was interrupted)."""
@@ -470,55 +497,3 @@ def _check_confirmable(state: RulesState, loading: str) -> None:
         check_certifiable(state, loading)
     except BadInput as error:
         raise BadInput(f"--journal: {error} (a resumed solve's answer is confirmed by certificates)") from None
-
-
-def _confirmed(state: RulesState, loading: str, solution: Solution, table: TranspositionTable, options: Options,
-               workers: int, confirming: Callable[[str], None] | None) -> tuple[str, Certificate] | None:
-    """How the answer of a solve that started from a journal's table was confirmed, and the certificate of the
-    position's value that did it: that certificate, and one of each distinct child's when the moves' values
-    were asked, each accepted by the independent checker (on `workers` processes) with the value found; None
-    when one is not. ``confirming`` is told now and then how far the certificates are."""
-    from gameproof.certify.check import check_certificate
-    from gameproof.certify.records import write_certificate
-    from gameproof.search.certificate import certify
-
-    search = _table_search(state.game, options, table)
-    claims = [(state, solution.value)]
-    seen: set[int] = set()
-    for move, value in solution.moves.items():
-        child = state.copy()
-        child.play(move)
-        if child.is_over():
-            if final_value(child) is not value.flipped():
-                return None
-        elif child.key not in seen:
-            seen.add(child.key)
-            claims.append((child, value.flipped()))
-    root_certificate = None
-    with tempfile.TemporaryDirectory(prefix="gameproof-confirm-") as folder:
-        for index, (position, value) in enumerate(claims):
-            which = f"confirming the journal's answer: certificate {index + 1} of {len(claims)}"
-
-            def built(positions: int, reproved: int) -> None:
-                if confirming is not None:
-                    confirming(f"{which}, {positions:,} positions written" + (f", {reproved:,} df-pn nodes proving "
-                                                                               "again" if reproved else ""))
-
-            def checked(done: int, total: int) -> None:
-                if confirming is not None:
-                    confirming(f"{which}, {done:,} of {total:,} positions checked")
-
-            try:
-                certificate = certify(position, search, built, source=loading)
-            except RuntimeError:  # the table claims a proof that cannot be read back
-                return None
-            path = Path(folder) / f"{index}.cert"
-            write_certificate(path, certificate.header, certificate.parts)
-            report = check_certificate(str(path), checked, workers=workers)
-            if not report.accepted or report.value is not value:
-                return None
-            if index == 0:
-                root_certificate = certificate
-            else:
-                certificate.close()  # its records, in temporary files, are not needed once checked
-    return f"{len(claims)} certificate{'s' * (len(claims) > 1)} accepted by the independent checker", root_certificate

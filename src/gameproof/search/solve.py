@@ -11,6 +11,7 @@ from gameproof.framework.game import Game
 from gameproof.framework.state import RulesState
 from gameproof.interrupts import RulesBroken
 from gameproof.search import alphabeta, exact
+from gameproof.search.confirm import confirm_symmetries, relies_on_declared_symmetries
 from gameproof.search.dfpn import Options, Search
 from gameproof.search.exact import Solution
 from gameproof.search.tt import TranspositionTable
@@ -26,13 +27,20 @@ def solve(state: RulesState, options: Options = Options(), *, with_moves: bool =
     proved; with `table`, the search is over that table instead (which other threads may be searching too,
     each with its lanes: :meth:`TranspositionTable.with_own_lanes`). ``expect`` orders the two questions of a
     value-only df-pn solve (see :func:`exact.solve`). Rules that break the kernels' assumptions raise
-    :class:`~gameproof.interrupts.RulesBroken`, naming the game."""
+    :class:`~gameproof.interrupts.RulesBroken`, naming the game. The answer of a game from a user's file that
+    declares symmetries is confirmed by checked certificates (:func:`~gameproof.search.confirm.confirm_symmetries`)."""
     if state.is_over():
         return Solution(exact.final_value(state))
     try:
-        return _solve(state, options, with_moves, progress, keep_table, engine, expect, table)
+        solution = _solve(state, options, with_moves, progress, keep_table, engine, expect, table)
     except RulesBroken as broken:
         raise broken.of(state.game.name) from None
+    if relies_on_declared_symmetries(state):
+        from gameproof.search.book_game import Identity
+
+        dfpn_table = table if (engine or state.game.spec.engine) is Engine.DFPN else None
+        confirm_symmetries(state, Identity.of(state.game).loading, solution, dfpn_table, options)
+    return solution
 
 
 def _solve(state: RulesState, options: Options, with_moves: bool, progress: Callable[[int, int, int], None] | None,

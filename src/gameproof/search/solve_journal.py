@@ -2,7 +2,9 @@
 
 A df-pn search keeps all it has learnt in its table (a proven or disproven entry is a settled subtree, an
 open one the numbers that steer the search back to where it was), so a solve started again on a saved
-table continues where the table was saved, having lost only what came after. The file is one line
+table continues where the table was saved, having lost only what came after. The first save comes a few
+seconds into the solve (:data:`FIRST_SAVE_SECONDS`), and an interrupted solve saves once more on its way out when that
+fits in the time a stop may take (:meth:`SolveJournal.quick_to_save`). The file is one line
 naming the format, one line of JSON (what was being solved, with which settings, the table's size, the
 nodes searched so far), the table's words, then a line with their SHA-256. It is written under a temporary name and
 renamed, so a kill while saving leaves the previous save.
@@ -35,6 +37,15 @@ CHECKPOINT_SECONDS = 60.0
 #: The least time between two saves, in multiples of the time the last save took: a large table's saves then
 #: take at most 1 / (SAVING_SHARE + 1) of the solve's time, however short the checkpoint.
 SAVING_SHARE = 10
+#: Seconds into a solve of its first save (unless the checkpoint comes sooner): an interruption, or a kill,
+#: after that never loses all the work. The workers search on while the driver saves.
+FIRST_SAVE_SECONDS = 5.0
+#: The longest save an interrupted solve makes on its way out: the rest of the two seconds a stop may take
+#: goes to stopping the workers and exiting.
+STOP_SAVE_SECONDS = 1.0
+#: Bytes a second a save is reckoned to take before one has been timed (SHA-256, write and fsync; measured:
+#: 200 to 600 MiB/s).
+SAVE_RATE = 200 << 20
 
 _MAGIC = b"gameproof solve journal 1\n"
 _TRAILER = b"sha256 "
@@ -54,6 +65,9 @@ class SolveJournal:
     def __init__(self, path: str | Path, identity: dict[str, Any]) -> None:
         self.path = Path(path)
         self.identity = identity
+        self.saved: tuple[float, int] | None = None  # when this run last saved (time.monotonic()), and the nodes
+        self.save_seconds: float | None = None  # how long that save took
+        self.declined: float | None = None  # the seconds a save at the stop was reckoned to take, when not made
         folder = self.path.parent
         if self.path.exists() and not self.path.is_file():
             raise BadInput(f"the journal {path} is not a file")
@@ -115,6 +129,7 @@ class SolveJournal:
     def save(self, words: np.ndarray, nodes: int, seconds: float) -> None:
         """Write the table `words` and the effort so far (a table others write meanwhile is saved as it is read:
         an entry torn by a write reads as absent, as in the table itself)."""
+        began = time.monotonic()
         snapshot = words.view("uint8")
         digest = hashlib.sha256()
         header = {"question": self.identity, "table_bytes": words.nbytes, "nodes": nodes, "seconds": round(seconds, 3),
@@ -128,3 +143,22 @@ class SolveJournal:
             file.write(_TRAILER + digest.hexdigest().encode() + b"\n")
             file.flush()
             os.fsync(file.fileno())
+        self.saved, self.save_seconds = (time.monotonic(), nodes), time.monotonic() - began
+
+    def quick_to_save(self, words: np.ndarray) -> bool:
+        """Whether a save of `words` fits in what is left of a stop (:data:`STOP_SAVE_SECONDS`), reckoned by the
+        last save or, before one, by the table's size; one that does not is remembered for :meth:`describe`."""
+        reckoned = self.save_seconds if self.save_seconds is not None else words.nbytes / SAVE_RATE
+        self.declined = None if reckoned <= STOP_SAVE_SECONDS else reckoned
+        return self.declined is None
+
+    def describe(self) -> str:
+        """Whether this run saved the journal, for the line of an interrupted solve."""
+        declined = "" if self.declined is None else f" at the stop (a save takes about {self.declined:.1f} s)"
+        if self.saved is None:
+            held = "it holds what it held before" if self.path.exists() else "the solve stopped before its first save"
+            return f"journal {self.path} not saved{declined}: {held}"
+        ago, work = time.monotonic() - self.saved[0], f"{self.saved[1]:,} nodes of work"
+        if declined:
+            return f"journal {self.path} not saved{declined}: it keeps the save of {ago:.0f} s before ({work})"
+        return f"journal {self.path} saved{f' {ago:.0f} s before the stop' if ago >= 1 else ''} ({work})"

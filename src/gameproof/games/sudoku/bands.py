@@ -281,7 +281,7 @@ def _solve(givens, limit, s, stack, stack_dirty, solution):  # pragma: no cover 
         dirty = stack_dirty[depth]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # a signal's watchdog runs meanwhile (gameproof.interrupts)
 def solve_batch9(givens, limit, solutions, counts):  # pragma: no cover - compiled
     """Solve every row of ``givens`` (9×9 digits, 0 for blank): first solutions (digits) and counts up to ``limit``."""
     s = np.zeros(STATE, dtype=np.int64)

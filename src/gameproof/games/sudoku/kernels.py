@@ -131,7 +131,7 @@ def _solve(start, peers, units, popcount, full, limit, solution, stack, branch_c
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # a signal's watchdog runs meanwhile (gameproof.interrupts)
 def solve_batch(puzzles, peers, units, popcount, full, limit, solutions, counts):  # pragma: no cover - compiled
     """Solve every row of ``puzzles`` (candidate bitmasks); digit bitmasks of the first solution and counts."""
     cells = puzzles.shape[1]
