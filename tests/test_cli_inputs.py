@@ -129,6 +129,7 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # --- every case of issue 14, one by one ---------------------------------------------------------------
 
 BAD_INPUT = [
+    (["solve", "mnk:3,3,3", "--backend", "ray", "--address", "127.0.0.1:99999999"], "a port is a number 1..65535"),
     (["othello", "reach", "--legal-moves", "18", "--proof", "{place}/missing/x.drat"], "no folder"),
     (["check", f"{FACTOR}::factor", "--proof", "{place}/missing/p.drat"], "no folder"),
     (["check", f"{FACTOR}::factor", "--playback", "{place}/folder"], "it is a folder"),

@@ -11,6 +11,7 @@ import json
 import re
 import shutil
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,59 +22,10 @@ from gameproof.framework.registry import unchecked_game
 from gameproof.framework.state import RulesState
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "games"))
+from corner_rules import CORNER as RULES  # noqa: E402
+
 HUGE = "9" * 5000  # past Python's 4,300 digits for int <-> str
-
-#: A row of COLS cells filled in turn; once it is full, the first player wins if it holds the last cell. The
-#: ``# START``, ``# LEGAL``, ``# RESULT``, ``# CONSTANTS`` and ``# DECLARED`` lines are where a test breaks it.
-RULES = '''
-import sys
-
-from gameproof.framework.bits import popcount
-from gameproof.framework.declaration import LOSS, WIN, Board, GameSpec, Parameter
-
-COLS = 4
-CELLS = (1 << COLS) - 1
-LAST = 1 << (COLS - 1)
-
-
-def constants(cols):
-    return {"COLS": cols, "CELLS": (1 << cols) - 1, "LAST": 1 << (cols - 1)}  # CONSTANTS
-
-
-def first_to_move(first, second):
-    return (popcount(first | second) & 1) == 0
-
-
-def start():
-    return 0, 0  # START
-
-
-def legal(first, second):
-    return CELLS & ~(first | second)  # LEGAL
-
-
-def play(first, second, move):
-    if first_to_move(first, second):
-        return first | move, second
-    return first, second | move
-
-
-def result(first, second):
-    if (first & LAST != 0) == first_to_move(first, second):  # RESULT
-        return WIN
-    return LOSS
-
-
-GAME = GameSpec(
-    name="corner",
-    rules=sys.modules[__name__],
-    summary="fill a row; the first player wants its last cell",
-    parameters=(Parameter("cols", 4, 2, 16),),
-    constants=constants,
-    board=lambda cols: Board(1, cols),
-    perspective=False,  # DECLARED
-)
-'''
 
 
 def rules_file(tmp_path: Path, prelude: str = "", **changes: str) -> Path:
@@ -282,3 +234,14 @@ def test_certificate_check_says_which_rules_file_and_hash_it_checked(certificate
     code, out, _ = run(capsys, "certificate", "check", str(certificate), "--rules", str(moved), "--quiet")
     assert code == 0 and (f"  rules: {moved} (given by --rules; the certificate names examples/domineering.py), whose "
                           f"content has the certificate's sha256 {digest}\n") in out
+
+
+def test_a_rule_value_whose_repr_raises_is_named_by_its_type(tmp_path, capsys):
+    path = tmp_path / "odd.py"
+    path.write_text("import sys\nfrom gameproof.framework.declaration import LOSS, Board, GameSpec\n\n\n"
+                    "class Odd:\n    def __repr__(self):\n        raise RuntimeError('no')\n\n\n"
+                    "def start():\n    return Odd()\n\n\ndef legal(x):\n    return 0\n\n\n"
+                    "def play(x, m):\n    return (x | m,)\n\n\ndef result(x):\n    return LOSS\n\n\n"
+                    "GAME = GameSpec(name='odd', rules=sys.modules[__name__], summary='odd', board=lambda: Board(2, 2))\n")
+    err = refused(capsys, "solve", str(path))
+    assert "start() returned a Odd whose repr() raises RuntimeError" in err

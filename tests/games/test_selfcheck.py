@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import textwrap
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,59 +21,11 @@ from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).parent))
+from corner_rules import CORNER as MARKED  # noqa: E402
 
-#: A row of cells filled in turn; when it is full the first player wins if it holds the last cell. The
-#: rules are not left-right symmetric: the first player wins by taking the last cell at once, and a
-#: mirror would merge that move with the losing first cell.
-CORNER = '''
-import sys
-
-from gameproof.framework.bits import popcount
-from gameproof.framework.declaration import LOSS, ONGOING, WIN, Board, GameSpec, Parameter, Symmetry
-
-COLS = 4
-CELLS = (1 << COLS) - 1
-LAST = 1 << (COLS - 1)
-
-
-def constants(cols):
-    return {"COLS": cols, "CELLS": (1 << cols) - 1, "LAST": 1 << (cols - 1)}
-
-
-def first_to_move(first, second):
-    return (popcount(first | second) & 1) == 0
-
-
-def start():
-    return 0, 0
-
-
-def legal(first, second):
-    return CELLS & ~(first | second)
-
-
-def play(first, second, move):
-    if first_to_move(first, second):
-        return first | move, second
-    return first, second | move
-
-
-def result(first, second):
-    if (first & LAST != 0) == first_to_move(first, second):
-        return WIN
-    return LOSS
-
-
-GAME = GameSpec(
-    name="corner",
-    rules=sys.modules[__name__],
-    summary="fill a row; the first player wants its last cell",
-    parameters=(Parameter("cols", 4, 2, 16),),
-    constants=constants,
-    board=lambda cols: Board(1, cols),
-    perspective=False,{declared}
-)
-'''
+#: The corner game (corner_rules.py), with `{declared}` where _file adds to its declaration.
+CORNER = MARKED.replace("perspective=False,  # DECLARED", "perspective=False,{declared}")
 
 #: Breakthrough on COLS x ROWS, a row of pieces each (as a newcomer wrote it from docs/new_game.md): step
 #: forward onto an empty cell or diagonally forward onto an empty or enemy cell; reaching the far row wins.

@@ -152,3 +152,12 @@ def test_a_built_in_games_certificate_is_accepted_with_every_image_checked_too(t
     assert check_certificate(str(certificate), every_image=True).accepted
     assert main(["certificate", "check", str(certificate), "--every-image", "--quiet"]) == 0
     assert "ACCEPTED: draw" in capsys.readouterr().out
+
+
+def test_a_book_whose_levels_merge_the_trap_with_its_mirror_is_refused(tmp_path, capsys):
+    """Six plies deep the trap lies among the book's own levels, which merge positions by symmetry above the leaves."""
+    book = tmp_path / "columns6.db"
+    assert main(["book", "build", columns(tmp_path), str(book), "--depth", "6", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the declared symmetry mirror-cols is false at X-XX--OO (O to move)" in err
+    assert not book.exists()

@@ -500,3 +500,24 @@ def test_recursion_on_plain_ints_is_traced_and_on_symbolic_values_refused(tmp_pa
     assert check(load_harness(f"{path}::times_six")).outcome is Outcome.VERIFIED
     counts = check(load_harness(f"{path}::counts"))
     assert counts.outcome is Outcome.ERROR and "recursion on a symbolic value is not traced" in counts.message
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_refusal_raised_in_a_thread_the_harness_starts_still_voids_the_trace():
+    """A thread sees no context of the trace's, and its exception never reaches the harness: still recorded."""
+    import threading
+
+    def harness():
+        x = any_uint(8, "x")
+        answer = [x == x]
+
+        def describe():
+            answer[0] = str(x) != ""  # refused: the thread dies with it, and the harness goes on
+
+        thread = threading.Thread(target=describe)
+        thread.start()
+        thread.join()
+        verify(answer[0])
+
+    report = check(harness)
+    assert report.outcome is Outcome.ERROR and "caught this refusal" in report.message

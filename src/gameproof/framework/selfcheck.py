@@ -83,6 +83,8 @@ def shown(value: object) -> str:
         text = repr(value)
     except ValueError:  # Python will not write an int of more than 4,300 digits, alone or inside a tuple
         text = shown_number(value) if is_int(value) else f"a {type(value).__name__} holding a number too long to write"
+    except Exception as error:  # a user's object whose repr() raises
+        text = f"a {type(value).__name__} whose repr() raises {type(error).__name__}"
     return text if len(text) <= 60 else text[:57] + "..."
 
 

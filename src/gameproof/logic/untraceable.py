@@ -8,12 +8,11 @@ constant, so it raises :class:`Untraceable` instead: one line, "FILE:LINE: const
 A refusal cannot be swallowed: each one raised inside :func:`voided_by_refusals` (every trace runs inside it) is
 recorded there, and the trace fails when the traced function returns, even if its code caught the refusal with
 ``try``/``except`` and went on down another path (which would be traced instead, and could turn "unknown" into
-"verified" or "unsat").
+"verified" or "unsat"), or raised it in a thread of its own.
 """
 
 from __future__ import annotations
 
-import contextvars
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,8 +22,9 @@ from types import FrameType
 from gameproof.errors import BadInput
 
 _LOGIC = str(Path(__file__).resolve().parent)  # frames in this package are the tracer's, not the user's
-#: The refusals raised so far in the trace being run (None outside a trace).
-_refusals: contextvars.ContextVar[list[Exception] | None] = contextvars.ContextVar("refusals", default=None)
+#: The refusals raised so far in each trace being run, innermost last: in this process, whichever thread raised
+#: them (a thread the traced code starts sees no context of the trace's).
+_recording: list[list[Exception]] = []
 
 
 class Untraceable(BadInput):
@@ -39,16 +39,15 @@ class Untraceable(BadInput):
 
 def record_refusal(error: Exception) -> None:
     """Note that `error` refused a construct: the trace under way (if any) is void, whatever catches `error`."""
-    recorded = _refusals.get()
-    if recorded is not None:
+    for recorded in _recording:
         recorded.append(error)
 
 
 def forget_refusal(error: Exception) -> None:
     """Take back :func:`record_refusal` for an `error` the tracer itself caught and answered otherwise."""
-    recorded = _refusals.get()
-    if recorded is not None and error in recorded:
-        recorded.remove(error)
+    for recorded in _recording:
+        if any(error is refusal for refusal in recorded):
+            recorded.remove(error)
 
 
 @contextmanager
@@ -56,7 +55,7 @@ def voided_by_refusals() -> Iterator[None]:
     """Run a trace; if anything in it was refused, fail with that refusal when it ends, even when the traced code
     caught it and went on (an :class:`Untraceable` saying so), or failed later for another reason."""
     recorded: list[Exception] = []
-    token = _refusals.set(recorded)
+    _recording.append(recorded)
     try:
         yield
     except Exception as error:
@@ -64,7 +63,7 @@ def voided_by_refusals() -> Iterator[None]:
             raise
         raise _swallowed(recorded[0]) from None
     finally:
-        _refusals.reset(token)
+        del _recording[next(index for index, other in enumerate(_recording) if other is recorded)]
     if recorded:
         raise _swallowed(recorded[0])
 

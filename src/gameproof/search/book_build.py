@@ -11,12 +11,14 @@ from typing import Any
 
 from gameproof.answers import Value
 from gameproof.errors import BadInput
+from gameproof.framework.declaration import RulesError
 from gameproof.framework.game import Game
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 from gameproof.interrupts import RulesBroken
 from gameproof.search.book import Book, Entry
 from gameproof.search.book_game import Identity, open_book
+from gameproof.search.confirm import relies_on_declared_symmetries
 from gameproof.search.dfpn import Options
 from gameproof.search.exact import final_value
 from gameproof.search.jobs import Backend, Job, Progress, run_jobs
@@ -45,6 +47,41 @@ def levels(start: RulesState, depth: int) -> list[list[RulesState]]:
         level = following
         found.append(list(level.values()))
     return found
+
+
+def check_merges(layers: list[list[RulesState]]) -> None:
+    """For a game whose declared symmetries no test of gameproof's checks (:func:`relies_on_declared_symmetries`):
+    that each image of each position of the book's levels may share its entry (an entry is looked up by the
+    canonical key of any image). A finished position's images finish with its value; an unfinished one's above the
+    leaves have moves to the same classes of positions (so, up from the leaves, whose solves are confirmed by
+    certificates of every image, each image has its value). RulesError, naming the symmetry and the position,
+    where one is not."""
+    from gameproof.certify.check import Images
+
+    if not layers or not relies_on_declared_symmetries(layers[0][0]):
+        return
+    game = layers[0][0].game
+    images = Images(game)
+
+    def children(state: RulesState) -> list[int]:
+        keys = []
+        for move in state.legal_moves():
+            state.play(move)
+            keys.append(state.key)
+            state.undo()
+        return sorted(keys)
+
+    for depth, layer in enumerate(layers):
+        for state in layer:
+            for symmetry, words in images.others(state.words):
+                image = RulesState.at(game, words, state.to_move)
+                same = (image.is_over() == state.is_over() and (final_value(image) is final_value(state) if
+                        state.is_over() else depth == len(layers) - 1 or children(image) == children(state)))
+                if not same:
+                    raise RulesError(f"{game.name}: {images.named(symmetry)} is false at {image.marks()} "
+                                     f"({game.spec.player_names[image.to_move]} to move), the {symmetry.value} image "
+                                     f"of the book's position after {state.record or '(start)'}: declare only "
+                                     "symmetries that its rules keep everywhere")
 
 
 def finished_entry(state: RulesState) -> Entry:
@@ -186,6 +223,7 @@ def _build(book: Book, game: Game, depth: int, report: BuildReport, workers: int
             raise BadInput(f"{book.path} keeps its leaves' {book.meta()['leaves']} only; resume it the same way")
         book.set_meta(leaves=leaves)
         layers = levels(RulesState(game), depth)
+        check_merges(layers)
         done = book.keys()
         todo = [s for s in layers[depth] if not s.is_over()]
         report.skipped = sum(1 for s in todo if s.key in done)

@@ -560,6 +560,8 @@ def _check_reachable(address: str) -> None:
     host, colon, port = address.rpartition(":")
     if not colon or not port.isdigit() or "/" in host:
         return
+    if len(port) > 5 or not 0 < int(port) < 65536:
+        raise BadInput(f"cannot reach the Ray cluster at {address[:80]}: a port is a number 1..65535")
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=_CONNECT_SECONDS).close()
     except OSError as error:
