@@ -161,3 +161,18 @@ def test_a_book_whose_levels_merge_the_trap_with_its_mirror_is_refused(tmp_path,
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "the declared symmetry mirror-cols is false at X-XX--OO (O to move)" in err
     assert not book.exists()
+
+
+def test_a_declaration_that_reuses_built_in_rules_with_other_symmetries_is_not_trusted_as_built_in(tmp_path, capsys):
+    """Built in means gameproof's own declaration, not its rules module: Connect Four's rules declared with a
+    top-bottom mirror were taken for built in, so neither the self-check nor any confirmation looked at them."""
+    from gameproof.framework.registry import is_builtin
+
+    path = tmp_path / "upside_down.py"
+    path.write_text("from dataclasses import replace\n\nfrom gameproof.framework.declaration import Symmetry\n"
+                    "from gameproof.games import connect4\n\n"
+                    "GAME = replace(connect4.GAME, name='upside-down', aliases=(), symmetries=(Symmetry.MIRROR_ROWS,))\n")
+    assert is_builtin(load_game("connect4").spec)
+    assert main(["solve", f"{path}:5,4", "--value-only", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "breaks the declared symmetry mirror-rows" in err

@@ -46,10 +46,7 @@ def _declared_in(module: ModuleType, source: str) -> list[GameSpec]:
 @cache
 def specs() -> dict[str, GameSpec]:
     """Every known game by name and alias: the built-ins, then those of installed packages."""
-    found: dict[str, GameSpec] = {}
-    for module_name in BUILTIN:
-        for spec in _declared_in(importlib.import_module(module_name), module_name):
-            found[spec.name] = spec
+    found: dict[str, GameSpec] = {spec.name: spec for spec in _builtin_specs()}
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         try:
             loaded = entry.load()
@@ -109,8 +106,15 @@ def unchecked_game(name: str) -> Game:
 
 
 def is_builtin(spec: GameSpec) -> bool:
-    """Whether `spec` is one of gameproof's own games (whose rules its tests check)."""
-    return spec.rules.__name__ in BUILTIN
+    """Whether `spec` is one of gameproof's own declarations (whose rules and symmetries its tests check), not a
+    user's declaration that reuses their rules with other symmetries, say."""
+    return any(spec is builtin for builtin in _builtin_specs())
+
+
+@cache
+def _builtin_specs() -> tuple[GameSpec, ...]:
+    return tuple(spec for module_name in BUILTIN for spec in _declared_in(importlib.import_module(module_name),
+                                                                              module_name))
 
 
 def known_names() -> list[str]:
