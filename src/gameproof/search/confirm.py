@@ -55,13 +55,13 @@ def confirm_symmetries(state: RulesState, loading: str, solution: Solution, tabl
                          "that its rules keep everywhere)")
 
 
-def confirmed_by_certificates(state: RulesState, loading: str, solution: Solution, table: TranspositionTable, options: Options,
-                              workers: int, confirming: Callable[[str], None] | None,
+def confirmed_by_certificates(state: RulesState, loading: str, solution: Solution, table: TranspositionTable,
+                              options: Options, workers: int, confirming: Callable[[str], None] | None,
                               rejected: Callable[[str], None] = lambda why: None) -> tuple[str, Certificate] | None:
     """How the answer `solution` of a solve of `state` was confirmed, and the certificate of the position's value
-    that did it: that certificate, and one of each distinct child's when the moves' values
-    were asked, each accepted by the independent checker (on `workers` processes) with the value found; None
-    when one is not, and `rejected` is told why. ``confirming`` is told now and then how far the certificates are.
+    that did it: that certificate, and one of each distinct child's when the moves' values were asked, each
+    accepted by the independent checker (on `workers` processes) with the value found; None when one is not, and
+    `rejected` is told why. ``confirming`` is told now and then how far the certificates are.
     Children are told apart by their words, not by keys that merge them by symmetry (which may be what is false)."""
     from gameproof.certify.check import check_certificate
     from gameproof.certify.records import write_certificate

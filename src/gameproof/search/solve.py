@@ -38,7 +38,8 @@ def solve(state: RulesState, options: Options = Options(), *, with_moves: bool =
     if relies_on_declared_symmetries(state):
         from gameproof.search.book_game import Identity
 
-        dfpn_table = table if (engine or state.game.spec.engine) is Engine.DFPN else None
+        solved_by = table if table is not None or not keep_table else kept_search(state.game, options).table
+        dfpn_table = solved_by if (engine or state.game.spec.engine) is Engine.DFPN else None
         confirm_symmetries(state, Identity.of(state.game).loading, solution, dfpn_table, options)
     return solution
 
