@@ -27,6 +27,13 @@ class _Parser(argparse.ArgumentParser):
             message += " (a value that starts with '-' needs the --option=VALUE form)"
         raise BadInput(f"{message} (see `{self.prog} --help`)")
 
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> object:
+        """An option's value as given, ``--`` too (``--moves=--``): argparse would drop it as the end of the
+        options and give the option an empty list for a value."""
+        if arg_strings == ["--"] and action.option_strings and action.nargs is None:
+            return self._get_value(action, "--")
+        return super()._get_values(action, arg_strings)
+
 
 class _CommandParser(_Parser):
     """The top-level parser: it puts in the game subcommand where a game name follows a command that has one."""

@@ -65,6 +65,8 @@ class Halt(enum.IntEnum):
     UNCHANGED = 7
     TOO_MANY_MOVES = 9
     DEAD_END = 10
+    BAD_TURN = 11
+    BAD_SCORE = 12
 
     @property
     def is_fault(self) -> bool:
@@ -81,6 +83,8 @@ _FAULTS = {
     Halt.UNCHANGED: "play() left the position unchanged",
     Halt.TOO_MANY_MOVES: "a position has more legal moves than the game's max_moves",
     Halt.DEAD_END: "legal() gave a first part that no legal move continues",
+    Halt.BAD_TURN: "to_move() gave a side that is neither 0 nor 1",
+    Halt.BAD_SCORE: "score() gave a score whose sign disagrees with result(), or past MAX_SCORE",
 }
 
 

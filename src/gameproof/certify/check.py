@@ -45,6 +45,7 @@ from gameproof.certify.proven import ProvenKeys
 from gameproof.certify.records import CertificateReader, Goal, Header, Part, file_sha256
 from gameproof.errors import BadInput, RunFailed
 from gameproof.framework.declaration import DRAW, LOSS, ONGOING, WIN, Symmetry, split_words
+from gameproof.framework.diagram import format_position, position_problem
 from gameproof.framework.game import Game
 from gameproof.framework.moves import bits_of, complete_moves
 from gameproof.framework.registry import is_builtin, load_game
@@ -97,6 +98,7 @@ class Report:
     names: tuple[str, str]
     game: str  # the game's registered name
     played: str  # the header's moves, named by the game's rules (the position shown is computed from them)
+    position: str | None = None  # the header's position as text, once the rules accept it (None: the start)
     to_move: int | None = None
     value: Value | None = None
     parts: list[PartReport] = field(default_factory=list)
@@ -111,10 +113,12 @@ class Report:
         rules = self.header.rules_file
         return {"certificate": self.path, "game": self.game,
                 "rules_file": None if rules is None else {"path": rules.path, "sha256": rules.sha256},
-                "played": self.played,
+                "position": self.position, "played": self.played,
                 "to_move": None if self.to_move is None else self.names[self.to_move],
                 "claimed": self.header.value.value, "accepted": self.accepted,
                 "value": None if self.value is None else self.value.value,
+                **({} if self.header.threshold is None else {"score_threshold": self.header.threshold, "proves": None
+                   if self.value is None or self.to_move is None else self.header.claim(self.to_move, self.value)}),
                 "parts": [part.to_json(self.names) for part in self.parts],
                 "finding": None if self.finding is None else self.finding.to_json(), "seconds": round(self.seconds, 3)}
 
@@ -272,7 +276,8 @@ def check_certificate(path: str, progress: Callable[[int, int], None] | None = N
             report.finding = root
             return report
         report.to_move = root[1]
-        checker = _PartChecker(game, root, header.no_move, every_image)
+        report.position = None if header.position is None else format_position(game, *header.position)
+        checker = _PartChecker(game, root, header.no_move, every_image, header.threshold)
         before = 0  # positions checked in the earlier parts
         for index, (part, records) in enumerate(reader.parts(), start=1):
             part_start = time.perf_counter()
@@ -373,7 +378,7 @@ def _check_stretch(driver: int, path: str, rules_file: str | None, index: int, f
             if isinstance(root, Finding):  # the file changed since the main process read it
                 answer.send(root)
                 return
-            checker = _PartChecker(game, root, reader.header.no_move, every_image)
+            checker = _PartChecker(game, root, reader.header.no_move, every_image, reader.header.threshold)
             for at, (part, records) in enumerate(reader.parts(), start=1):
                 if at == index:
                     report = PartReport(part)
@@ -453,20 +458,44 @@ class _Rules:
     def result(self, words: tuple[int, ...], to_move: int) -> int:
         return self.functions.result(*self.arguments.of(words, to_move))
 
+    def side_after(self, child: tuple[int, ...], to_move: int) -> int:
+        """Who moves at `child`, reached by a move of `to_move`'s: what the rules' ``to_move`` says where the game
+        has one (a side other than 0 or 1 is an error of the rules), else the other side."""
+        if not self.game.has_turns:
+            return 1 - to_move
+        side = self.functions.to_move(*child)
+        if side not in (0, 1) or isinstance(side, bool):
+            raise BadInput(f"{self.game.name}: to_move() gives {side!r:.40}, not 0 or 1")
+        return side
+
+    def against(self, words: tuple[int, ...], to_move: int, threshold: int) -> int:
+        """The result (WIN, LOSS or DRAW) for `to_move` of the finished game `words` as a score question counts it:
+        the first player wins when its score is above `threshold`, draws at it and loses below."""
+        score = self.functions.score(*self.arguments.of(words, to_move))
+        if type(score) is not int and not hasattr(score, "__index__"):
+            raise BadInput(f"{self.game.name}: score() gives {score!r:.40}, not a whole number")
+        first = int(score) if to_move == 0 else -int(score)
+        if first == threshold:
+            return DRAW
+        return WIN if (first > threshold) == (to_move == 0) else LOSS
+
 
 def _replay(game: Game, header: Header) -> tuple[tuple[int, ...], int] | Finding:
-    """The root: the header's moves played from the start (words, side to move), or what is wrong with them."""
+    """The root: the header's moves played from its position, else from the start (words, side to move), or what is
+    wrong with them."""
     rules = _Rules(game)
-    words, to_move = tuple(game.rules.start()), 0
+    words, to_move = header.position or (tuple(game.rules.start()), 0)
+    if (problem := position_problem(game, words, to_move)) is not None:
+        return Finding(f"the header's position is none of {game.name}'s: {problem}")
     for number, move in enumerate(header.moves, start=1):
         moves = rules.moves(words, to_move)
         if move in moves or (not moves and move == rules.passing and rules.result(words, to_move) == ONGOING
                              and rules.has_pass):
             words = rules.play(words, to_move, move)
+            to_move = rules.side_after(words, to_move)
         else:
             return Finding(f"the root's move {number} (move number {move}) is not legal there", board=_drawn(game, words, to_move),
                            position=_line(game, words, to_move))
-        to_move ^= 1
     if not rules.legal(words, to_move) and rules.result(words, to_move) != ONGOING:
         return Finding("the game is over at the root: there is no value to prove", board=_drawn(game, words, to_move),
                        position=_line(game, words, to_move))
@@ -477,9 +506,10 @@ class _PartChecker:
     """Checks parts record by record against the game's rules; with `every_image`, also each image of each position
     (so that no declared symmetry is trusted: a key stands for every image)."""
 
-    def __init__(self, game: Game, root: tuple[tuple[int, ...], int], no_move: int, every_image: bool) -> None:
+    def __init__(self, game: Game, root: tuple[tuple[int, ...], int], no_move: int, every_image: bool,
+                 threshold: int | None = None) -> None:
         self.game, self.images, self.no_move = game, Images(game), no_move
-        self.every_image = every_image
+        self.every_image, self.threshold = every_image, threshold
         self.root_key = self.images.key(*root)
 
     def check(self, index: int, part: Part, records: Iterator[tuple[int, ...]], report: PartReport, start: int = 0,
@@ -493,6 +523,7 @@ class _PartChecker:
         key, image_move, named = self.images.key, self.images.move, self.images.named
         others = self.images.others if self.every_image else lambda words: ()
         claimant, draw_ok = part.claimant, part.goal is Goal.DRAW
+        threshold, after = self.threshold, rules.side_after
         size = self.game.words
         proven = ProvenKeys()
         names = self.game.spec.player_names
@@ -503,6 +534,8 @@ class _PartChecker:
                 return None
             if rules.legal(child, to_move) or (status := rules.result(child, to_move)) == ONGOING:
                 return "a position that is not in the certificate before this one"
+            if threshold is not None and status in (WIN, LOSS, DRAW):
+                status = rules.against(child, to_move, threshold)
             if status == DRAW:
                 return None if draw_ok else "a draw, but a win is claimed"
             if status not in (WIN, LOSS):
@@ -525,17 +558,20 @@ class _PartChecker:
             if to_move == claimant:
                 if image:
                     tried = sorted(moves, key=lambda other: other != move)  # the image of the chosen move first
-                    if any(flaw(rules.play(words, to_move, other), 1 - to_move) is None for other in tried):
+                    if any(flaw(child := rules.play(words, to_move, other), after(child, to_move)) is None
+                           for other in tried):
                         return None
                     return f"no move of {names[claimant]}'s leads to a position accepted earlier or a good end"
                 if move not in moves:
                     return f"the chosen move {self._move_name(move)} is not legal"
-                reason = flaw(rules.play(words, to_move, move), 1 - to_move)
+                child = rules.play(words, to_move, move)
+                reason = flaw(child, after(child, to_move))
                 return None if reason is None else f"the chosen move {self._move_name(move)} leads to {reason}"
             if move != self.no_move:
                 return f"{names[claimant]}'s opponent is to move, but the record chooses a move ({move})"
             for reply in moves:
-                if (reason := flaw(rules.play(words, to_move, reply), 1 - to_move)) is not None:
+                child = rules.play(words, to_move, reply)
+                if (reason := flaw(child, after(child, to_move))) is not None:
                     if reply == rules.passing:
                         return f"the forced pass leads to {reason}"
                     return f"the reply {self._move_name(reply)} leads to {reason}"

@@ -7,7 +7,9 @@ the checker rejects a ``played`` that names other moves), the value claimed for 
 root, and the record layout. A game loaded from a file adds ``"rules_file": "examples/domineering.py",
 "rules_sha256": "…"`` after ``game``: the file's path as it was given and the sha256 of its content. A game
 whose move codes do not fit a byte adds ``"move_bytes"`` (2, 4 or 8; absent, it is 1), so the
-certificates of games with one-byte moves are what they were. Each part:
+certificates of games with one-byte moves are what they were. A certificate of a position given as text or words
+(``--position``) adds ``"position": {"words": [...], "to_move": 1}`` before ``moves``, which are then played from
+that position instead of the game's start. Each part:
 ``{"claimant": 1, "goal": "win", "nodes": N}`` and N records, one per position: its words
 (little-endian, ``word_bytes`` each), the side to move (one byte) and, where the claimant is to move,
 the move chosen (``move_bytes``; :attr:`Header.no_move` at the other side's positions). Malformed input
@@ -32,7 +34,7 @@ from typing import IO, Any, NoReturn
 from gameproof.answers import Value
 from gameproof.atomic import atomic_output
 from gameproof.errors import BadInput
-from gameproof.framework.declaration import MAX_WORDS
+from gameproof.framework.declaration import MAX_SCORE, MAX_WORDS
 
 FORMAT = "gameproof-certificate"
 VERSION = 1
@@ -77,6 +79,11 @@ class Header:
     parts: int
     rules_file: RulesFile | None = None  # for a game loaded from a file
     move_bytes: int = 1
+    #: For a score question: the first player's score that counts as a draw (above it the first player wins,
+    #: below it loses), so that the value claimed compares the side to move's score with it (see :meth:`claim`).
+    threshold: int | None = None
+    #: The position `moves` start from, as the game's words and the side to move (None: the game's start).
+    position: tuple[tuple[int, ...], int] | None = None
 
     @property
     def no_move(self) -> int:
@@ -87,11 +94,32 @@ class Header:
         data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": self.game}
         if self.rules_file is not None:
             data |= {"rules_file": self.rules_file.path, "rules_sha256": self.rules_file.sha256}
+        if self.position is not None:
+            data["position"] = {"words": list(self.position[0]), "to_move": self.position[1]}
         data |= {"moves": list(self.moves), "played": self.played, "value": self.value.value, "words": self.words,
                  "word_bytes": self.word_bytes}
         if self.move_bytes != 1:
             data["move_bytes"] = self.move_bytes
+        if self.threshold is not None:
+            data["score_threshold"] = self.threshold
         return data | {"parts": self.parts}
+
+    def part_claim(self, part: Part) -> str:
+        """What a part proves its claimant reaches: ``wins``, ``at least draws``, or for a score question ``scores at
+        least 3`` or ``scores more than 3`` (its own score)."""
+        if self.threshold is None:
+            return "wins" if part.goal is Goal.WIN else "at least draws"
+        own = self.threshold if part.claimant == 0 else -self.threshold
+        return f"scores more than {own}" if part.goal is Goal.WIN else f"scores at least {own}"
+
+    def claim(self, to_move: int, value: Value | None = None) -> str:
+        """What the certificate's value (or `value`) says for the side `to_move` at the root: ``win``, ``draw``,
+        ``loss``, or for a score question ``score = 3``, ``score > 3``, ``score < 3`` (its own score)."""
+        value = self.value if value is None else value
+        if self.threshold is None:
+            return value.value
+        own = self.threshold if to_move == 0 else -self.threshold
+        return f"score {dict(win='>', draw='=', loss='<')[value.value]} {own}"
 
 
 @dataclass(frozen=True)
@@ -216,8 +244,22 @@ class CertificateReader:
             if len(digest) != 64 or not set(digest) <= _SHA256:
                 self._bad("\"rules_sha256\" must be 64 lowercase hex digits")
             rules_file = RulesFile(_text(data, "rules_file"), digest)
-        return Header(_text(data, "game"), tuple(moves), _text(data, "played"), _enum(data, "value", Value),
-                      _integer(data, "words", 1, MAX_WORDS), size, _integer(data, "parts", 1, 2), rules_file, move_size)
+        threshold = None
+        if "score_threshold" in data:
+            threshold = _integer(data, "score_threshold", -MAX_SCORE, MAX_SCORE)
+        words = _integer(data, "words", 1, MAX_WORDS)
+        return Header(_text(data, "game"), tuple(moves), _text(data, "played"), _enum(data, "value", Value), words,
+                      size, _integer(data, "parts", 1, 2), rules_file, move_size, threshold,
+                      self._position(data, words) if "position" in data else None)
+
+    def _position(self, data: dict[str, Any], count: int) -> tuple[tuple[int, ...], int]:
+        """The header's root position: `count` 64-bit words and the side to move, 0 or 1."""
+        position = data["position"]
+        words = position.get("words") if isinstance(position, dict) else None
+        if (not isinstance(words, list) or len(words) != count
+                or not all(type(word) is int and 0 <= word < 1 << 64 for word in words)):
+            self._bad(f"\"position\" must give \"words\": a list of {count} words 0..2**64 - 1, as \"words\" says")
+        return tuple(words), _integer(position, "to_move", 0, 1)
 
     def _field_bytes(self, data: dict[str, Any], name: str, absent: int | None = None) -> int:
         """The size in bytes that the header gives a record field (`absent` when it gives none and may)."""

@@ -66,6 +66,14 @@ def options_from_args(args: argparse.Namespace, game: Game) -> Options:
                    brute_force=args.brute_force, tt_mb=args.tt_mb)
 
 
+def refuse_options(args: argparse.Namespace, refused: tuple[tuple[str, object, str], ...], why: str) -> None:
+    """BadInput, one line (`why`, then the option), for the first option of `refused` ((argument's name, its value
+    when not given, the option as said) each) that `args` gives."""
+    for name, unset, option in refused:
+        if getattr(args, name, unset) != unset:
+            raise BadInput(f"{why}: it does not take {option}")
+
+
 @contextmanager
 def status_line(quiet: bool, starting: str) -> Iterator[Callable[[str], None] | None]:
     """A spinner with a description to update and the time elapsed, on stderr; None when `quiet`. Off a

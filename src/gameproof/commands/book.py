@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from gameproof.commands._files import Artefact, Naming, add_input, add_output
 from gameproof.commands._output import exit_codes, output_file
+from gameproof.commands._position import position_arguments, state_from_args
 from gameproof.commands._search import (backend_arguments, backend_from_args, options_from_args, print_values,
                                         search_arguments)
 from gameproof.commands.certificate import printable
@@ -49,7 +50,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                            "(the output says which); positions beyond the book are solved by the game's own search. "
                            "The book is only read.")
     query.add_argument("file", metavar="FILE", help="SQLite book file")
-    query.add_argument("--moves", default="", help='moves played so far, e.g. "d c" (Connect Four) or "b2 a1"')
+    position_arguments(query, 'moves played so far, e.g. "d c" (Connect Four) or "b2 a1"')
     _leaf_arguments(query)
     query.set_defaults(handler=run_query)
 
@@ -129,13 +130,14 @@ def print_answer(args: argparse.Namespace, state: RulesState, answer: Answer) ->
     if args.json:
         from gameproof.commands._output import print_json
 
-        print_json({"game": state.game.name, "played": state.record, "value": answer.value, "moves": moves,
+        print_json({"game": state.game.name, "played": state.record, "position": state.position, "value": answer.value,
+                    "moves": moves,
                     "source": answer.source, "checked": checked})
         return 0
     from gameproof.commands._output import console
 
     source = answer.source if checked is None else f"{answer.source}, entry re-checked {checked}"
-    print_values(console(), f"{state.game.name}  after: {state.record or '(start)'}  ({source})", state,
+    print_values(console(), f"{state.game.name}  {state.described()}  ({source})", state,
                  answer.value, moves)
     return 0
 
@@ -198,13 +200,12 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_query(args: argparse.Namespace) -> int:
-    from gameproof.framework.state import RulesState
     from gameproof.search import book_check
     from gameproof.search.book_game import open_book
 
     opened, game, depth = open_book(args.file)
     with opened:
-        state = RulesState(game, args.moves)
+        state = state_from_args(game, args)
         answer = book_check.query(opened, state, depth, _leaf_check(args, game), options_from_args(args, game))
     return print_answer(args, state, answer)
 

@@ -69,10 +69,12 @@ def refuse_another_question(path: str, state: RulesState, force: bool) -> None:
         return
     with CertificateReader(path) as reader:
         header = reader.header
-    if (header.game, header.moves) != (state.game.name, tuple(state.history)):
-        raise BadInput(f"--certificate {path} is a certificate of {printable(header.game)} after "
-                       f"{printable(header.played) or '(start)'}, not of {state.game.name} after "
-                       f"{state.record or '(start)'}: give another file, or --force to replace it")
+    if (header.game, header.position, header.moves) != (state.game.name, state.root, tuple(state.history)):
+        played = printable(header.played)
+        theirs = f"after {played or '(start)'}" if header.position is None else (
+            "at a position given" + (f" then {played}" if played else ""))
+        raise BadInput(f"--certificate {path} is a certificate of {printable(header.game)} {theirs}, not of "
+                       f"{state.game.name} ({state.described()}): give another file, or --force to replace it")
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -80,6 +82,9 @@ def run_check(args: argparse.Namespace) -> int:
 
     if not 1 <= args.workers <= MOST_CHECK_WORKERS:
         raise BadInput(f"--workers must be between 1 and {MOST_CHECK_WORKERS}, got {args.workers}")
+    distance = _distance_document(args.file)
+    if distance is not None:
+        return _check_distance(args, distance)
     with status_line(args.quiet or args.json, "checking the certificate") as show:
         def progress(checked: int, total: int) -> None:
             if show is not None:
@@ -96,15 +101,69 @@ def run_check(args: argparse.Namespace) -> int:
     return 0 if report.accepted else EXIT_REJECTED
 
 
+def _distance_document(path: str) -> dict[str, Any] | None:
+    """The document of a distance certificate (``solve --distance --certificate``) at `path`, or None for a file of
+    any other kind (the certificate reader then says what is wrong with it)."""
+    import gzip
+    import json
+    import zlib
+
+    from gameproof.certify.distance_check import FORMAT
+
+    try:
+        with gzip.open(path, "rt") as file:
+            head = file.read(256)  # a distance certificate's document names its format first
+            if FORMAT not in head:
+                return None
+            document = json.loads(head + file.read())
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return document if isinstance(document, dict) else None
+
+
+def _check_distance(args: argparse.Namespace, document: dict[str, Any]) -> int:
+    """`certificate check` of a distance certificate: the rules file it names must hold what it held (its sha256)."""
+    from gameproof.certify.distance_check import check_distance_certificate
+    from gameproof.certify.records import file_sha256
+
+    game = str(document.get("game", ""))
+    if "rules_sha256" in document:
+        where = args.rules or game.partition(":")[0]
+        if file_sha256(where) != document["rules_sha256"]:
+            raise BadInput(f"certificate {args.file}: the rules file changed since the certificate was written "
+                           f"({where!r} does not have sha256 {printable(str(document['rules_sha256']))})")
+        document = document | {"game": where + (":" + game.partition(":")[2] if ":" in game else "")}
+    elif game.partition(":")[0].endswith(".py"):
+        raise BadInput(f"certificate {args.file}: it names the rules file {printable(game)!r} without its sha256")
+    report = check_distance_certificate(document)
+    verdict = {"certificate": args.file, "game": game, "accepted": report.accepted, "value": report.value,
+               "distance": report.plies, "records": report.records, "finding": report.finding}
+    if args.json:
+        from gameproof.commands._output import print_json
+
+        print_json(verdict)
+    else:
+        from gameproof.commands._output import console
+
+        out = console()
+        if report.accepted:
+            out.print(f"[bold green]ACCEPTED[/]: {_shown(game)}: {report.value} in {report.plies} plies for the side to "
+                      f"move ({report.records:,} records)")
+        else:
+            out.print(f"[bold red]REJECTED[/]: {_shown(str(report.finding))}", soft_wrap=True)
+    return 0 if report.accepted else EXIT_REJECTED
+
+
 def _print_report(report: Report, rules_at: str | None) -> None:
     """The report for people; `rules_at`: where the rules file of a game loaded from a file was read (--rules), if
     not where the certificate says."""
-    from gameproof.certify.records import Goal
     from gameproof.commands._output import console
 
     out = console()
     names = report.names
-    out.print(f"certificate {_shown(report.path)}: {_shown(report.game)} after {_shown(report.played) or '(start)'}",
+    where = f"after {_shown(report.played) or '(start)'}" if report.position is None else (
+        f"at position {_shown(report.position)}" + (f" then {_shown(report.played)}" if report.played else ""))
+    out.print(f"certificate {_shown(report.path)}: {_shown(report.game)} {where}",
               soft_wrap=True)
     rules = report.header.rules_file
     if rules is not None:
@@ -113,11 +172,12 @@ def _print_report(report: Report, rules_at: str | None) -> None:
         out.print(f"  rules: {_shown(rules_at or rules.path)}{moved}, whose content has the certificate's sha256 "
                   f"{rules.sha256}", soft_wrap=True)
     for part in report.parts:
-        claim = "wins" if part.part.goal is Goal.WIN else "at least draws"
-        out.print(f"  part: {names[part.part.claimant]} {claim}: {part.checked:,} of {part.part.nodes:,} positions "
+        out.print(f"  part: {names[part.part.claimant]} {report.header.part_claim(part.part)}: {part.checked:,} of "
+                  f"{part.part.nodes:,} positions "
                   f"checked in {part.seconds:.2f} s")
     if report.finding is None:
-        out.print(f"[bold green]ACCEPTED[/]: {report.value.value} for {names[report.to_move]} (to move), "
+        out.print(f"[bold green]ACCEPTED[/]: {report.header.claim(report.to_move, report.value)} for "
+                  f"{names[report.to_move]} (to move), "
                   f"checked in {report.seconds:.2f} s")
         return
     out.print(f"[bold red]REJECTED[/]: {_shown(report.finding.message)}", soft_wrap=True)
@@ -142,4 +202,5 @@ def _shown(text: str) -> str:
 def describe_certificate(path: str, certificate: Certificate, size: int) -> dict[str, Any]:
     """What `solve --certificate` wrote, for its output."""
     return {"path": path, "value": certificate.header.value.value, "nodes": certificate.nodes, "bytes": size,
+            **({} if certificate.header.threshold is None else {"score_threshold": certificate.header.threshold}),
             "parts": [part.to_json() for part, _ in certificate.parts], "seconds": round(certificate.seconds, 3)}

@@ -7,6 +7,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from gameproof.commands._files import Artefact, Naming, add_input, add_output
+from gameproof.commands._position import position_arguments, state_from_args
 from gameproof.commands._search import (backend_arguments, backend_from_args, options_from_args, print_values,
                                         search_arguments, search_progress, status_line)
 from gameproof.commands.certificate import certificate_argument
@@ -47,8 +48,12 @@ def register(commands: argparse._SubParsersAction) -> None:
                                 "declared game, and the value of every legal move, by df-pn or alpha-beta (the game's "
                                 "own choice unless --engine says) over kernels derived from the game's rules.")
     add_input(solve, "game", reads=Naming.GAME, metavar="GAME", help=GAME_HELP)
-    solve.add_argument("--moves", default="", help='moves played so far, e.g. "d c d" (Connect Four) or "c4 e3"')
+    position_arguments(solve, 'moves played so far, e.g. "d c d" (Connect Four) or "c4 e3"')
     solve.add_argument("--value-only", action="store_true", help="skip the value of each move (faster when the mover wins)")
+    solve.add_argument("--distance", action="store_true", help="also how many plies perfect play lasts (the winner "
+                       "hurrying, the loser delaying), from the position and after each move")
+    solve.add_argument("--score", action="store_true", help="the exact final score under perfect play (a game that "
+                       "declares score(): Othello's disc difference), of the position and of each move")
     solve.add_argument("--engine", choices=[engine.value for engine in Engine],
                        help="dfpn (proof numbers) or alphabeta; default: the game's own choice")
     solve.add_argument("--workers", type=int, default=1, metavar="N",
@@ -72,7 +77,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                                 "are not counted (--count-finished counts each as one path).")
     perft.add_argument("game", metavar="GAME", help=GAME_HELP)
     perft.add_argument("depth", type=int, metavar="DEPTH", help="plies to count (a pass is a ply)")
-    perft.add_argument("--moves", default="", help="moves played first")
+    position_arguments(perft, "moves played first")
     perft.add_argument("--count-finished", action="store_true", help="a game that ends before DEPTH counts as one path")
     perft.add_argument("--json", action="store_true", help="one JSON document on stdout")
     perft.set_defaults(handler=run_perft)
@@ -110,6 +115,7 @@ def _parameters(spec: GameSpec) -> list[dict[str, Any]]:
 
 def _describe_game(args: argparse.Namespace) -> int:
     """What a game (one parameter set; the defaults unless named) declares, for `gameproof games NAME`."""
+    from gameproof.framework.diagram import describe_format
     from gameproof.framework.registry import load_game
 
     game = load_game(args.file)
@@ -123,7 +129,9 @@ def _describe_game(args: argparse.Namespace) -> int:
         "notation": spec.notation.value, "players": list(spec.player_names), "passes": game.has_passes,
         "moves": {"parts": list(spec.parts), "codes": game.pass_move, "most": game.max_moves,
                   "turn_argument": spec.turn_argument},
-        "words": game.words, "layers": game.layers, "max_plies": game.max_plies,
+        "words": game.words, "layers": game.layers, "max_plies": game.max_plies, "score": game.has_score,
+        "extra_turns": game.has_turns,
+        "position_text": describe_format(game),
     }
     if args.json:
         from gameproof.commands._output import print_json
@@ -143,10 +151,13 @@ def _describe_game(args: argparse.Namespace) -> int:
         f"moves: {' then '.join(spec.parts)}" + (f" (at most {game.max_moves} a position)" if not game.is_placement
                                                    else "") + f"; a game lasts at most {game.max_plies} plies"
         + ("; the rules see the side to move" if spec.turn_argument else ""),
-        f"players: {' then '.join(spec.player_names)}{'; a side with no move passes' if game.has_passes else ''}",
+        f"players: {' then '.join(spec.player_names)}{'; a side with no move passes' if game.has_passes else ''}"
+        + ("; the position says who moves (a move may earn another)" if game.has_turns else "")
+        + ("; a final score (solve --score)" if game.has_score else ""),
         f"symmetries: {', '.join(described['symmetries'])}",
         f"engine: {spec.engine.value} (what `gameproof solve` uses unless --engine says otherwise)",
         f"notation: moves named by {spec.notation.value} ({_notation_example(game)})",
+        f"positions (--position): {described['position_text']}",
     ]
     out = console()
     for line in lines:
@@ -202,13 +213,21 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _state(args: argparse.Namespace):
+    """The position `args` name: the game's, after --moves or as --position writes it."""
     from gameproof.framework.registry import load_game
-    from gameproof.framework.state import RulesState
 
-    return RulesState(load_game(args.game), args.moves)
+    return state_from_args(load_game(args.game), args)
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    if args.score and not args.distance:
+        from gameproof.commands._score import run_score
+
+        return run_score(args, _state)
+    if args.distance:
+        from gameproof.commands._distance import run_distance
+
+        return run_distance(args, _state)
     return solve_and_report(_state(args), args, source=args.game)
 
 
@@ -247,7 +266,8 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     if args.json:
         from gameproof.commands._output import print_json
 
-        print_json({"game": state.game.name, "played": state.record, "to_move": names[state.to_move],
+        print_json({"game": state.game.name, "played": state.record, "position": state.position,
+                    "to_move": names[state.to_move],
                     "engine": engine.value, "value": solution.value, "moves": moves, "nodes": solution.nodes,
                     "seconds": round(solution.seconds, 6), "tt_entries": None if on_ray else solution.tt_entries,
                     "certificate": written} | parallel)
@@ -255,7 +275,7 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     from gameproof.commands._output import console
 
     out = console()
-    print_values(out, f"{state.game.name}  after: {state.record or '(start)'}  to move: {names[state.to_move]}",
+    print_values(out, f"{state.game.name}  {state.described()}  to move: {names[state.to_move]}",
                  state, solution.value, moves)
     entries = "on Ray" if on_ray else f"{solution.tt_entries:,} TT entries"
     out.print(f"{engine.value}: {solution.nodes:,} nodes in {solution.seconds:.3f} s, {entries}"
@@ -357,10 +377,11 @@ def run_perft(args: argparse.Namespace) -> int:
     if args.json:
         from gameproof.commands._output import print_json
 
-        print_json({"game": state.game.name, "played": state.record, "depth": args.depth, "paths": paths,
-                    "count_finished": args.count_finished, "seconds": round(seconds, 6)})
+        print_json({"game": state.game.name, "played": state.record, "position": state.position, "depth": args.depth,
+                    "paths": paths, "count_finished": args.count_finished, "seconds": round(seconds, 6)})
         return 0
     from gameproof.commands._output import console
 
-    console().print(f"{state.game.name} perft({args.depth}) = {paths}  [{seconds:.3f} s]")
+    given = "" if state.root is None else f"  from {state.root_position}"
+    console().print(f"{state.game.name} perft({args.depth}) = {paths}{given}  [{seconds:.3f} s]", markup=False)
     return 0

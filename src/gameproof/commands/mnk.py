@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from gameproof.answers import Value, Variant
 from gameproof.commands._files import Artefact, add_output
 from gameproof.commands._output import exit_codes, output_file
+from gameproof.commands._position import position_arguments, state_from_args
 from gameproof.commands._search import search_arguments
 from gameproof.commands.book import BUILD_HELP, EXIT_MISMATCH, EXIT_NOT_SEARCHED, build_arguments
 from gameproof.commands.certificate import certificate_argument
@@ -23,7 +24,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     solve = sub.add_parser("solve", help="exact value of a position and of each move", description="Exact value (win/draw/loss for the player to move) and the value of every legal move.")
     _game_arguments(solve)
-    solve.add_argument("--moves", default="", help='moves played so far, e.g. "b2 a1"')
+    position_arguments(solve, 'moves played so far, e.g. "b2 a1"')
     solve.add_argument("--value-only", action="store_true", help="skip the value of each move (faster when the mover wins)")
     certificate_argument(solve)
     search_arguments(solve)
@@ -46,7 +47,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                                 "gives it (the output says which); positions beyond the book are solved by df-pn. "
                                 "The book is only read.")
     query.add_argument("--db", required=True, help="SQLite book file")
-    query.add_argument("--moves", default="", help='moves played so far, e.g. "b2 a1"')
+    position_arguments(query, 'moves played so far, e.g. "b2 a1"')
     query.add_argument("--max-empty", type=int, default=12,
                        help="re-check a leaf entry by plain minimax when it has at most this many empty squares, "
                        "else for consistency only (default 12)")
@@ -69,7 +70,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                                               "checked for consistency: raise --max-empty)"))
     verify.add_argument("--db", help="SQLite book file to re-check")
     _game_arguments(verify, required=False)
-    verify.add_argument("--moves", default="", help="moves played so far (without --db)")
+    position_arguments(verify, "moves played so far (without --db)")
     verify.add_argument("--max-empty", type=int, default=12, help="plain minimax only on positions with at most this many empty squares (default 12)")
     verify.add_argument("--json", action="store_true", help="one JSON document on stdout")
     verify.set_defaults(handler=run_verify)
@@ -96,7 +97,7 @@ def run_solve(args: argparse.Namespace) -> int:
     from gameproof.commands.games import solve_and_report
     from gameproof.games.mnk.state import MnkState
 
-    return solve_and_report(MnkState(game_from_args(args), args.moves), args)
+    return solve_and_report(state_from_args(game_from_args(args), args, MnkState), args)
 
 
 def run_book_build(args: argparse.Namespace) -> int:
@@ -112,7 +113,7 @@ def run_book_query(args: argparse.Namespace) -> int:
 
     opened, game, depth = book.open_book(args.db)
     with opened:
-        state = MnkState(game, args.moves)
+        state = state_from_args(game, args, MnkState)
         answer = book.query(opened, state, depth, max_empty=args.max_empty)
     return print_answer(args, state, answer)
 
@@ -145,8 +146,8 @@ def run_verify(args: argparse.Namespace) -> int:
         from gameproof.games.mnk.state import MnkState
         from gameproof.search.solve import solve
 
-        state = MnkState(game_from_args(args), args.moves)
-        empty = state.game.cells - len(state.history)
+        state = state_from_args(game_from_args(args), args, MnkState)
+        empty = state.marks().count("-")
         if empty > args.max_empty:
             raise BadInput(f"{empty} empty squares: plain minimax would take too long (raise --max-empty to insist)")
         solution = solve(state)
@@ -154,7 +155,7 @@ def run_verify(args: argparse.Namespace) -> int:
         g = state.game
         plain = {} if state.is_over() else {state.move_name(m): Value.of_score(v) for m, v in reference.move_values(state.marks(), g.rows, g.cols, g.k, g.variant).items()}
         code = 0 if dfpn == plain else EXIT_MISMATCH
-        summary = {"game": g.name, "played": state.record, "value": solution.value, "agree": code == 0, "dfpn": dfpn, "minimax": plain}
+        summary = {"game": g.name, "played": state.record, "position": state.position, "value": solution.value, "agree": code == 0, "dfpn": dfpn, "minimax": plain}
     return print_verdict(args, summary, code, f"consistent, but {summary.get('consistent_only')} leaves (more than "
                          f"{args.max_empty} empty squares) were only checked against their own move values, not "
                          "searched; raise --max-empty to search them",

@@ -7,6 +7,7 @@ import argparse
 
 from gameproof.commands._files import Artefact, Naming, add_input, add_output
 from gameproof.commands._output import exit_codes, output_file, time_limit
+from gameproof.commands._position import POSITION_HELP
 
 
 
@@ -35,6 +36,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         epilog=exit_codes("sat: a game found, replayed on the engine", "unsat: none within P moves", unknown=True, proof=True))
     add_input(reach, "game", reads=Naming.GAME, metavar="GAME", help=GAME_HELP)
     reach.add_argument("--plies", type=int, required=True, metavar="P", help="the most moves played (passes not counted)")
+    reach.add_argument("--position", metavar="TEXT", help="start from this position rather than the game's start: "
+                       + POSITION_HELP.removeprefix("the position as text instead of moves: "))
     add_input(reach, "--where", reads=Naming.FUNCTION, required=True, metavar="FILE.py::PREDICATE",
               help="the predicate on the final position")
     reach.add_argument("--set", type=_assignment, action="append", default=[], metavar="NAME=INT",
@@ -51,14 +54,16 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run_reach(args: argparse.Namespace) -> int:
     from gameproof.commands._output import proof_exit_code
+    from gameproof.framework.diagram import parse_position
     from gameproof.framework.reach import solve_reach
     from gameproof.framework.registry import load_game
     from gameproof.logic.harness import load_harness
 
     game = load_game(args.game)
+    start = None if args.position is None else parse_position(game, args.position)
     predicate = load_harness(args.where)
     result = solve_reach(game, args.plies, predicate, args.solver, args.timeout, args.dimacs, args.proof,
-                         dict(args.set))
+                         dict(args.set), start)
     if args.json:
         from gameproof.commands._output import print_json
 
@@ -67,7 +72,9 @@ def run_reach(args: argparse.Namespace) -> int:
         from gameproof.commands._output import console, formula_size, print_proof
 
         out = console()
-        out.print(f"{result.status}: {args.where} within {args.plies} moves of {game.name} ({formula_size(result)})")
+        given = "" if result.start is None else f" from {result.start}"
+        out.print(f"{result.status}: {args.where} within {args.plies} moves of {game.name}{given} "
+                  f"({formula_size(result)})", markup=False)
         if result.final is not None:
             out.print(f"moves: {' '.join(result.moves or []) or '(none)'}")
             chosen = result.to_json()["choices"]

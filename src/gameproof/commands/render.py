@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from gameproof.commands._files import Artefact, Naming, add_input, add_output
 from gameproof.commands._output import STDOUT, output_file_or_stdout, write_output
+from gameproof.commands._position import position_arguments, state_from_args
 from gameproof.commands.games import GAME_HELP, _state
 from gameproof.commands.mnk import _game_arguments, game_from_args
 from gameproof.commands.tui import GAME_SUBCOMMAND
@@ -24,7 +25,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     game = sub.add_parser(GAME_SUBCOMMAND, help="a position of any declared game (`gameproof render connect4:5,4 "
                           "--svg F` is short for `gameproof render game connect4:5,4 --svg F`)")
     add_input(game, "game", reads=Naming.GAME, metavar="GAME", help=GAME_HELP)
-    game.add_argument("--moves", default="", help='moves played, e.g. "d c d" (Connect Four) or "c4 e3"')
+    position_arguments(game, 'moves played, e.g. "d c d" (Connect Four) or "c4 e3"')
     game.add_argument("--values", action="store_true", help="tint each legal move's cell by its proven value")
     _values_arguments(game)
     _svg_argument(game)
@@ -38,7 +39,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     mnk = sub.add_parser("mnk", help="an m,n,k position after some moves")
     _game_arguments(mnk)
-    mnk.add_argument("--moves", default="", help='moves played, e.g. "b2 a1"')
+    position_arguments(mnk, 'moves played, e.g. "b2 a1"')
     mnk.add_argument("--values", action="store_true", help="tint each empty square by its proven value (df-pn)")
     _values_arguments(mnk)
     _svg_argument(mnk)
@@ -96,7 +97,7 @@ def run_mnk(args: argparse.Namespace) -> int:
     from gameproof.games.mnk.state import MnkState
     from gameproof.render.mnk_svg import mnk_svg
 
-    state = MnkState(game_from_args(args), args.moves)
+    state = state_from_args(game_from_args(args), args, MnkState)
     return _write(args.svg, mnk_svg(state, _proven_values(state, args)))
 
 

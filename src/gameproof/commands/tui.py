@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from gameproof.commands._position import position_arguments, state_from_args
 from gameproof.commands.games import GAME_HELP, _state
 from gameproof.commands.mnk import _game_arguments, game_from_args
 
@@ -27,7 +28,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                          description="An m,n,k board whose empty cells are coloured by their proven value "
                          f"(win/draw/loss for the side to move), solved by df-pn in the background. Keys: {_KEYS}")
     _game_arguments(mnk)
-    mnk.add_argument("--moves", default="", help='moves played first, e.g. "b2 a1"')
+    position_arguments(mnk, 'moves played first, e.g. "b2 a1"')
     mnk.add_argument("--book", metavar="FILE", help="an opening book (from `gameproof mnk book build`) to answer from")
     mnk.set_defaults(handler=run_mnk)
 
@@ -48,7 +49,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                           f"search. Keys: {_KEYS} In games played by columns a typed column letter (c) plays; "
                           "space passes when a pass is the only move.")
     game.add_argument("game", metavar="GAME", help=GAME_HELP)
-    game.add_argument("--moves", default="", help='moves played first, e.g. "d c d" (Connect Four) or "c4 e3"')
+    position_arguments(game, 'moves played first, e.g. "d c d" (Connect Four) or "c4 e3"')
     game.set_defaults(handler=run_game)
 
 
@@ -57,7 +58,7 @@ def run_mnk(args: argparse.Namespace) -> int:
     from gameproof.games.mnk.state import MnkState
 
     game = game_from_args(args)
-    state = MnkState(game, args.moves)
+    state = state_from_args(game, args, MnkState)
     if args.book is None:
         return _play(state)
     from gameproof.tui.oracle import Oracle

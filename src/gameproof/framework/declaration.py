@@ -18,9 +18,17 @@ The rule functions are:
 - optionally ``estimate(*words)``: two counts (0 .. :data:`MAX_ESTIMATE`), the first favouring the side
   to move and the second the other side, that make proof-number search try promising moves first;
 - optionally ``plies_left(*words)``: at least the plies the game can still last (the searches switch to
-  plain minimax near the end).
+  plain minimax near the end);
+- optionally ``to_move(*words)``: the side to move (0 or 1) in the position, for a game where a move may leave
+  the same side to move (an extra turn: Dots and Boxes, Kalah). The words must say it (they are absolute: such a
+  game declares ``perspective=False``), and it is 0 at the start. Without it, the sides alternate;
+- optionally ``score(*words)``: called when the game is over, its final score for the side to move (positive
+  favours it: Othello's disc difference, Dots and Boxes' boxes), an int of at most :data:`MAX_SCORE` either way
+  whose sign agrees with ``result`` (WIN: above 0, LOSS: below, DRAW: 0). ``gameproof solve --score`` finds
+  the exact score under perfect play.
 
-With ``turn_argument``, each of them takes the side to move (0 for the first player) as a first argument.
+With ``turn_argument``, each of them but ``to_move`` takes the side to move (0 for the first player) as a first
+argument.
 A :class:`GameSpec` names these rules and adds what cannot be derived from them; everything else
 (numba kernels, df-pn, perft, a :class:`~gameproof.framework.state.RulesState` for the CLI and TUI, SVG)
 is derived from the two.
@@ -51,6 +59,8 @@ MANY_MOVES = 4096
 MAX_PLIES = 1000
 #: The most moves a reach question may ask about (`reach`, `othello reach`): each is a copy of the rules.
 MAX_REACH_PLIES = 200
+#: The largest final score, either way, that ``score`` may give (scores are searched by thresholds of 32 bits).
+MAX_SCORE = 2**30
 #: The largest count ``estimate`` may give (proof numbers grow with it and must stay far from infinity).
 MAX_ESTIMATE = 2**16 - 1
 #: df-pn's weight of the estimate's counts unless a game declares another, and the largest a game or
@@ -219,6 +229,33 @@ def joined_words(words: tuple[int, ...]) -> int:
     return sum(word << (64 * index) for index, word in enumerate(words))
 
 
+#: The characters the derived position text (:mod:`gameproof.framework.diagram`) keeps for itself: an empty
+#: cell, the row separator and the brackets around a cell of several layers; a game's ``pieces`` use none of them.
+DIAGRAM_CHARACTERS = "-./()"
+
+
+@dataclass(frozen=True)
+class PositionFormat:
+    """A game's own text for a position, in place of the diagram derived from its board and ``pieces``.
+
+    ``parse(game, text)`` gives ``(words, to_move)`` (BadInput, one line, for text that names no position) and
+    ``format(game, words, to_move)`` the text; `game` is the :class:`~gameproof.framework.game.Game` (its
+    parameters, board and rules) and the words are *absolute*, the first player's layer first, whatever the
+    game's ``perspective`` (see ``Game.absolute``). ``format(game, *parse(game, text)) == text`` for the text
+    ``format`` writes. ``summary`` says in a few words what the text is, for help and for messages. Every
+    position parsed is checked against the rules as a diagram is (cells on the board, the rules' answers).
+    """
+
+    parse: Callable[..., tuple[tuple[int, ...], int]]
+    format: Callable[..., str]
+    summary: str
+
+    def __post_init__(self) -> None:
+        if not (callable(self.parse) and callable(self.format) and isinstance(self.summary, str)):
+            raise TypeError("a PositionFormat needs functions parse(game, text) and format(game, words, to_move) "
+                            "and a summary text")
+
+
 #: The kind of each GameSpec field that is one value, and of each item of those that are tuples.
 _FIELD_KINDS = {"name": str, "summary": str, "perspective": bool, "notation": Notation, "pieces": str,
                 "lookahead": bool, "engine": Engine, "turn_argument": bool}
@@ -250,6 +287,11 @@ class GameSpec:
     between two parts in a move's name (``-`` unless declared: ``b2-c3``). ``max_moves(**parameters)``: the
     most legal moves a position can have (by default, the board's bits for one part, :data:`MANY_MOVES`
     for more). With ``turn_argument``, every rule function takes the side to move (0 or 1) first.
+
+    ``position_format``: the game's own text for positions (:class:`PositionFormat`, used by ``--position``);
+    without it, a diagram derived from the board, ``pieces`` and ``player_names``
+    (:mod:`gameproof.framework.diagram`), which needs ``pieces`` of distinct characters other than
+    :data:`DIAGRAM_CHARACTERS` and whitespace, and two player names that differ.
     """
 
     name: str
@@ -273,6 +315,7 @@ class GameSpec:
     engine: Engine = Engine.DFPN
     estimate_weight: int = ESTIMATE_WEIGHT
     aliases: tuple[str, ...] = ()
+    position_format: PositionFormat | None = None
 
     def __post_init__(self) -> None:
         """TypeError, naming the field, for a declaration whose fields are not of the kinds declared above."""
@@ -308,8 +351,29 @@ class GameSpec:
                 or not 0 <= self.estimate_weight <= MOST_ESTIMATE_WEIGHT):
             raise TypeError(f"game {self.name!r}: estimate_weight must be a whole number 0..{MOST_ESTIMATE_WEIGHT}, "
                             f"not {self.estimate_weight!r:.60}")
+        if callable(getattr(self.rules, "to_move", None)) and (self.perspective or self.lookahead):
+            raise TypeError(f"game {self.name!r}: a game whose rules say who moves (to_move) must declare "
+                            "perspective=False (its words are absolute) and no lookahead")
         if len(self.player_names) != 2:
             raise TypeError(f"game {self.name!r}: player_names must name the two players, not {self.player_names!r:.60}")
+        self._check_position_text()
+
+    def _check_position_text(self) -> None:
+        """TypeError unless positions have a text: the game's own format, or a diagram its pieces and names can write."""
+        if self.position_format is not None:
+            if not isinstance(self.position_format, PositionFormat):
+                raise TypeError(f"game {self.name!r}: position_format must be a PositionFormat, not "
+                                f"{self.position_format!r:.60}")
+            return
+        pieces = self.pieces
+        if len(set(pieces)) != len(pieces) or any(c.isspace() or c in DIAGRAM_CHARACTERS or not c.isprintable()
+                                                  for c in pieces):
+            raise TypeError(f"game {self.name!r}: pieces must be distinct printable characters other than "
+                            f"{DIAGRAM_CHARACTERS!r} and spaces (they write positions), not {pieces!r:.60}")
+        first, second = (name.strip().casefold() for name in self.player_names)
+        if not first or first == second:
+            raise TypeError(f"game {self.name!r}: player_names must be two different names, not "
+                            f"{self.player_names!r:.60}")
 
     @property
     def usage(self) -> str:

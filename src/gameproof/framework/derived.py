@@ -25,7 +25,6 @@ left out.
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 import numba
@@ -35,7 +34,7 @@ from numba.np.unsafe.ndarray import to_fixed_tuple
 
 from gameproof import borrowed as borrowing
 from gameproof.borrowed import borrowed
-from gameproof.framework.declaration import DRAW, LOSS, MAX_ESTIMATE, ONGOING, WIN
+from gameproof.framework.declaration import DRAW, LOSS, MAX_ESTIMATE, MAX_SCORE, ONGOING, WIN
 from gameproof.interrupts import Halt, stoppable
 from gameproof.jit import specialise
 from gameproof.search.dfpn import CONTINUE, DRAW as RESULT_DRAW, MOVER_LOSES, MOVER_WINS, Kernels, halt, raise_for_halt
@@ -44,10 +43,14 @@ if TYPE_CHECKING:
     from gameproof.framework.game import Game
 
 HEADER = 3  # s[0] frame offset, s[1] frame size, s[2] words
-UNKNOWN_RESULT, NO_MOVE, UNCHANGED, TOO_MANY_MOVES, DEAD_END = (int(fault) for fault in (
-    Halt.UNKNOWN_RESULT, Halt.NO_MOVE, Halt.UNCHANGED, Halt.TOO_MANY_MOVES, Halt.DEAD_END))
-# slots of the info table g[1]: then, from INFO_MASKS on, the board's cells in each word of a layer
-INFO_CELLS, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM, INFO_LOOKAHEAD, INFO_MASKS = range(5)
+UNKNOWN_RESULT, NO_MOVE, UNCHANGED, TOO_MANY_MOVES, DEAD_END, BAD_TURN, BAD_SCORE = (int(fault) for fault in (
+    Halt.UNKNOWN_RESULT, Halt.NO_MOVE, Halt.UNCHANGED, Halt.TOO_MANY_MOVES, Halt.DEAD_END, Halt.BAD_TURN,
+    Halt.BAD_SCORE))
+# slots of the info table g[1]: then, from INFO_MASKS on, the board's cells in each word of a layer. With INFO_SCORED
+# set (Game.scored_tables), a finished game is a win, draw or loss by its first player's score against the threshold
+# INFO_THRESHOLD (held plus THRESHOLD_OFFSET, so that the word is never negative).
+INFO_CELLS, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM, INFO_LOOKAHEAD, INFO_SCORED, INFO_THRESHOLD, INFO_MASKS = range(7)
+THRESHOLD_OFFSET = 1 << 31
 # how `remaining` bounds the plies left: the empty cells, the rules' plies_left, or not at all
 EMPTY_CELLS, PLIES_LEFT, UNBOUNDED = range(3)
 #: What `remaining` gives when nothing bounds the plies left (the searches never switch to plain minimax).
@@ -73,6 +76,8 @@ R_result: Callable
 R_pass: Callable
 R_estimate: Callable
 R_plies_left: Callable
+R_to_move: Callable  # the side to move a position's words say (games with extra turns)
+R_score: Callable  # the final score for the side to move (games that declare one)
 R_load: Callable
 WORDS: int  # words of a position
 LAYER: int  # words of a layer (of a mask of cells, and of a move's part)
@@ -82,6 +87,8 @@ PASS_MOVE: int  # the code of the pass
 TURN: bool  # whether the rules take the side to move first
 KEYS: int  # keys of a frame: one per symmetry
 HAS_PASS: bool  # whether the game has a pass_turn rule
+HAS_TURNS: bool  # whether the rules say who moves (to_move): else the sides alternate
+HAS_SCORE: bool  # whether the game declares a final score
 REMAINING: int  # EMPTY_CELLS, PLIES_LEFT or UNBOUNDED
 
 
@@ -176,6 +183,14 @@ def played(to_move, words, move):
     if PARTS == 2:
         return R_play(*given(to_move, words + part(move // BASE) + part(move % BASE)))
     return R_play(*given(to_move, words + part(move // (BASE * BASE)) + part(move // BASE % BASE) + part(move % BASE)))
+
+
+def side_after(to_move, child):
+    """The side to move at `child`, reached by a move of `to_move`'s: the rules' to_move where the game has one
+    (a value other than 0 or 1 is a fault the callers report), else the other side."""
+    if HAS_TURNS:
+        return np.int64(R_to_move(*child))
+    return 1 - to_move
 
 
 def any_set(mask):
@@ -337,10 +352,11 @@ def play(s, g, move):
         child = played(to_move, words, move)  # moves() gives no pass to a game without one
     for i in range(WORDS):
         s[following + i] = child[i]
-    legal = first_parts(1 - to_move, child)
+    side = side_after(to_move, child)
+    legal = first_parts(side, child)
     for w in range(LAYER):
         s[following + WORDS + w] = legal[w]
-    s[following + WORDS + LAYER] = np.uint64(1 - to_move)
+    s[following + WORDS + LAYER] = np.uint64(side)
     s[0] = np.uint64(following)
     weights, info = g[0], g[1]
     keys = WORDS + LAYER + 1
@@ -362,17 +378,22 @@ def play(s, g, move):
             removed &= removed - np.uint64(1)
             for k in range(KEYS):
                 s[following + keys + k] -= weights[k, a, bit]
+    if HAS_TURNS and (side < 0 or side > 1):
+        return BAD_TURN
     if any_set(legal):  # the guards at the end: a return before the frame is written costs 20% of the speed
         if child == words and move != PASS_MOVE:
             return UNCHANGED
-        if info[INFO_LOOKAHEAD] != np.uint64(0) and wins_at_once(1 - to_move, child, legal):
+        if info[INFO_LOOKAHEAD] != np.uint64(0) and wins_at_once(side, child, legal):
             return MOVER_LOSES
         return CONTINUE
-    outcome = R_result(*given(1 - to_move, child))  # for the side to move next
+    outcome = R_result(*given(side, child))  # for the side to move next
+    if HAS_SCORE and outcome != ONGOING and info[INFO_SCORED] != np.uint64(0):
+        return against_threshold(to_move, side, child, outcome, info)
+    same = side == to_move  # an extra turn that ends the game: its result is the mover's own
     if outcome == WIN:
-        return MOVER_LOSES
+        return MOVER_WINS if same else MOVER_LOSES
     if outcome == LOSS:
-        return MOVER_WINS
+        return MOVER_LOSES if same else MOVER_WINS
     if outcome == DRAW:
         return RESULT_DRAW
     if outcome != ONGOING:
@@ -380,6 +401,22 @@ def play(s, g, move):
     if not HAS_PASS or move == PASS_MOVE:
         return NO_MOVE  # the side to move can neither move nor pass, or both sides pass
     return CONTINUE
+
+
+def against_threshold(to_move, after, child, outcome, info):
+    """The result, for `to_move` who made the move, of the finished game `child` (`after` to move there, whose
+    result is `outcome`) as the question of the tables `info` counts it: the first player wins above the threshold,
+    draws at it and loses below; a fault for a score past MAX_SCORE or whose sign disagrees with the result."""
+    if outcome != WIN and outcome != LOSS and outcome != DRAW:
+        return UNKNOWN_RESULT
+    score = np.int64(R_score(*given(after, child)))
+    if score > MAX_SCORE or score < -MAX_SCORE or (score > 0) != (outcome == WIN) or (score < 0) != (outcome == LOSS):
+        return BAD_SCORE
+    first = score if after == 0 else -score
+    threshold = np.int64(info[INFO_THRESHOLD]) - THRESHOLD_OFFSET
+    if first == threshold:
+        return RESULT_DRAW
+    return MOVER_WINS if (first > threshold) == (to_move == 0) else MOVER_LOSES
 
 
 def wins_at_once(to_move, words, legal):
@@ -427,6 +464,13 @@ def bounded(count):
     return np.int64(count)
 
 
+def threshold_of(tables: tuple[np.ndarray, ...]) -> int | None:
+    """The first player's score threshold of the question the kernels' `tables` ask (see Game.scored_tables), or None
+    for the game's own win/draw/loss."""
+    info = tables[1]
+    return int(info[INFO_THRESHOLD]) - THRESHOLD_OFFSET if info[INFO_SCORED] else None
+
+
 def position(s: np.ndarray, layer_words: int) -> tuple[tuple[int, ...], int]:
     """The words and the side to move of a df-pn state's current frame, as Python ints (`layer_words`: the
     words of a layer of the game's board)."""
@@ -454,14 +498,18 @@ def perft(words, to_move, depth, count_finished, pass_is_ply, status, buffer):
             halt(status, 0, NO_MOVE, depth)
             return np.uint64(0)
         passed = R_pass(*given(to_move, words))
-        if not any_set(first_parts(1 - to_move, passed)) and R_result(*given(1 - to_move, passed)) == ONGOING:
+        after = side_after(to_move, passed)
+        if after < 0 or after > 1:
+            halt(status, 0, BAD_TURN, depth)
+            return np.uint64(0)
+        if not any_set(first_parts(after, passed)) and R_result(*given(after, passed)) == ONGOING:
             halt(status, 0, NO_MOVE, depth)
             return np.uint64(0)
         if not pass_is_ply:
-            return perft(passed, 1 - to_move, depth, count_finished, pass_is_ply, status, buffer)
+            return perft(passed, after, depth, count_finished, pass_is_ply, status, buffer)
         if depth == 1:
             return np.uint64(1)
-        return perft(passed, 1 - to_move, depth - 1, count_finished, pass_is_ply, status, buffer)
+        return perft(passed, after, depth - 1, count_finished, pass_is_ply, status, buffer)
     if PARTS == 1:  # a placement game: the last ply counted without a call (most of the work)
         if depth == 1:
             count = np.int64(0)
@@ -477,11 +525,15 @@ def perft(words, to_move, depth, count_finished, pass_is_ply, status, buffer):
                 child = played(to_move, words, cell)
                 if child == words:
                     halt(status, 0, UNCHANGED, depth - 1)
-                replies = first_parts(1 - to_move, child)
+                after = side_after(to_move, child)
+                if after < 0 or after > 1:
+                    halt(status, 0, BAD_TURN, depth - 1)
+                    return np.uint64(0)
+                replies = first_parts(after, child)
                 if LAYER == 1 and depth == 2 and replies[0] != np.uint64(0):
                     total += np.uint64(popcount(replies[0]))
                 else:
-                    total += perft(child, 1 - to_move, depth - 1, count_finished, pass_is_ply, status, buffer)
+                    total += perft(child, after, depth - 1, count_finished, pass_is_ply, status, buffer)
         return total
     out = buffer[depth]
     n = np.int64(0)
@@ -502,7 +554,11 @@ def perft(words, to_move, depth, count_finished, pass_is_ply, status, buffer):
         child = played(to_move, words, out[i])
         if child == words:
             halt(status, 0, UNCHANGED, depth - 1)
-        total += perft(child, 1 - to_move, depth - 1, count_finished, pass_is_ply, status, buffer)
+        after = side_after(to_move, child)
+        if after < 0 or after > 1:
+            halt(status, 0, BAD_TURN, depth - 1)
+            return np.uint64(0)
+        total += perft(child, after, depth - 1, count_finished, pass_is_ply, status, buffer)
     return total
 
 
@@ -526,22 +582,24 @@ def derive(game: Game) -> tuple[Kernels, Callable]:
 
     compiled = game.compiled
     later = [getattr(compiled, f"legal_{name}") for name in game.spec.parts[1:]]
-    if game.is_placement:
-        remaining_by = EMPTY_CELLS
-    else:
-        remaining_by = PLIES_LEFT if game.has_plies_left else UNBOUNDED
+    if game.has_plies_left:
+        remaining_by = PLIES_LEFT
+    else:  # empty cells bound a placement game's plies, unless a move may leave the same side to move
+        remaining_by = EMPTY_CELLS if game.is_placement and not game.has_turns else UNBOUNDED
     bindings = {
         "R_legal": compiled.legal, "R_legal2": later[0] if later else nothing,
         "R_legal3": later[1] if len(later) > 1 else nothing, "R_play": compiled.play, "R_result": compiled.result,
         "R_pass": getattr(compiled, "pass_turn", nothing), "R_estimate": getattr(compiled, "estimate", no_estimate),
-        "R_plies_left": getattr(compiled, "plies_left", nothing),
+        "R_plies_left": getattr(compiled, "plies_left", nothing), "R_to_move": getattr(compiled, "to_move", nothing),
+        "R_score": getattr(compiled, "score", nothing),
         "WORDS": game.words, "LAYER": game.layer_words, "PARTS": game.codes.parts, "BASE": game.codes.base,
         "PASS_MOVE": game.pass_move, "TURN": game.spec.turn_argument, "KEYS": len(game.symmetries),
-        "HAS_PASS": game.has_passes, "REMAINING": remaining_by,
+        "HAS_PASS": game.has_passes, "HAS_TURNS": game.has_turns, "HAS_SCORE": game.has_score,
+        "REMAINING": remaining_by,
     }
-    templates = (load, part, as_mask, given, first_parts, second_parts, third_parts, played, any_set, mover, remaining,
-                 room, moves, starting_on, one_word_placements, continued, swapped, play, wins_at_once, undo, key,
-                 estimate, bounded, perft)
+    templates = (load, part, as_mask, given, first_parts, second_parts, third_parts, played, side_after, any_set, mover,
+                 remaining, room, moves, starting_on, one_word_placements, continued, swapped, play, against_threshold,
+                 wins_at_once, undo, key, estimate, bounded, perft)
     made = specialise(templates, bindings, depends_on=[dfpn, borrowing], fingerprint=game.fingerprint)
     kernels = Kernels(made.mover, made.remaining, made.moves, made.play, made.undo, made.key, made.estimate, made.room)
     return kernels, made.perft

@@ -22,7 +22,7 @@ from gameproof.jit import bind_rules, compile_rules
 
 #: The rule functions that generic kernels call with ``f(*words)`` (never inlined), besides a ``legal_<part>``
 #: for each part of a move after the first.
-ENTRY_POINTS = ("start", "legal", "play", "result", "pass_turn", "estimate", "plies_left")
+ENTRY_POINTS = ("start", "legal", "play", "result", "pass_turn", "estimate", "plies_left", "to_move", "score")
 #: Derived kernels by fingerprint and number of symmetries, so that equal games built apart (two
 #: ``MnkGame(3, 3, 3)``) compile once.
 _DERIVED: dict[tuple[str, int], tuple[Any, Any]] = {}
@@ -118,6 +118,21 @@ class Game:
     def has_plies_left(self) -> bool:
         return callable(getattr(self.spec.rules, "plies_left", None))
 
+    @property
+    def has_turns(self) -> bool:
+        """Whether the rules say who moves (``to_move``): a move may leave the same side to move."""
+        return callable(getattr(self.spec.rules, "to_move", None))
+
+    @property
+    def has_score(self) -> bool:
+        """Whether the game declares a final ``score``."""
+        return callable(getattr(self.spec.rules, "score", None))
+
+    def next_to_move(self, words: tuple[int, ...], to_move: int) -> int:
+        """The side to move after a move (or a pass) by `to_move` that led to `words`: the rules' ``to_move``
+        where the game has one, else the other side."""
+        return int(self.rules.to_move(*words)) if self.has_turns else 1 - to_move
+
     @cached_property
     def max_moves(self) -> int:
         """The most legal moves a position has: the declared ``max_moves``, else :data:`MANY_MOVES` (a position
@@ -188,7 +203,7 @@ class Game:
         digest.update(Path(inspect.getfile(bits)).read_bytes())
         digest.update(repr(sorted(self.constants.items())).encode())
         digest.update(repr((self.words, self.spec.perspective, self.has_passes, self.spec.parts, self.layer_words,
-                            self.spec.turn_argument, self.has_plies_left)).encode())
+                            self.spec.turn_argument, self.has_plies_left, self.has_turns, self.has_score)).encode())
         return digest.hexdigest()[:16]
 
     @property
@@ -304,6 +319,23 @@ class Game:
         info[derived.INFO_LOOKAHEAD] = self.spec.lookahead
         info[derived.INFO_MASKS:] = self.board.word_masks()
         return self.key_weights, info, self.move_ranks
+
+    def scored_tables(self, threshold: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The tables of the question "how does the first player's final score compare with `threshold`?": the
+        kernels end each game as a win for the first player above it, a draw at it and a loss below, so that every
+        win/draw/loss search (df-pn, alpha-beta, certificates) answers it (see :mod:`gameproof.search.score`)."""
+        from gameproof.framework import derived
+        from gameproof.framework.declaration import MAX_SCORE
+
+        if not self.has_score:
+            raise BadInput(f"{self.name} declares no score (a rule score(*words) for the side to move at the end)")
+        if not -MAX_SCORE <= threshold <= MAX_SCORE:
+            raise BadInput(f"a score threshold must be within ±{MAX_SCORE}, not {shown_number(threshold)}")
+        weights, info, ranks = self.tables
+        info = info.copy()
+        info[derived.INFO_SCORED] = 1
+        info[derived.INFO_THRESHOLD] = threshold + derived.THRESHOLD_OFFSET
+        return weights, info, ranks
 
     def absolute(self, words: tuple[int, ...], to_move: int) -> tuple[int, ...]:
         """The words with the first player's pieces first (perspective games keep the mover's layer first)."""

@@ -35,6 +35,8 @@ from gameproof.logic.drat import ProofCheck, proof_json
 from gameproof.logic.untraceable import Untraceable, function_site
 
 Predicate = Callable[..., Any]
+#: A position the moves start from, as the game's words and the side to move (None: the game's start).
+Start = tuple[tuple[int, ...], int] | None
 
 
 @dataclass
@@ -44,6 +46,7 @@ class ReachResult:
     status: Status
     game: str
     plies: int
+    start: str | None = None  # the text of the position the moves start from (None: the game's start)
     moves: list[str] | None = None
     final: RulesState | None = None
     inputs: dict[str, int] = field(default_factory=dict)
@@ -54,7 +57,8 @@ class ReachResult:
     proof: ProofCheck | None = None  # the DRAT proof of a refutation, and its check
 
     def to_json(self) -> dict[str, Any]:
-        return {"status": self.status, "game": self.game, "plies": self.plies, "moves": self.moves,
+        return {"status": self.status, "game": self.game, "plies": self.plies, "from_position": self.start,
+                "moves": self.moves,
                 "position": self.final.marks() if self.final else None,
                 "to_move": self.final.to_move if self.final else None,
                 "choices": {k: v for k, v in self.inputs.items() if not k.startswith("ply")},
@@ -158,8 +162,9 @@ def choice_name(ply: int, part: int) -> str:
     return f"ply{ply}" if part == 0 else f"ply{ply}.{part + 1}"
 
 
-def reach_harness(game: Game, plies: int, predicate: Predicate) -> Callable[[], None]:
-    """A harness whose ``cover`` holds for a game of at most `plies` moves ending where `predicate` holds.
+def reach_harness(game: Game, plies: int, predicate: Predicate, start: Start = None) -> Callable[[], None]:
+    """A harness whose ``cover`` holds for a game of at most `plies` moves (from `start`, by default the game's
+    start) ending where `predicate` holds.
 
     Each ply chooses each part of its move as a cell (the first part may also be the board's bits, a stop).
     Passes are free: a side that must pass does so before the ply's move, so `plies` counts moves only."""
@@ -173,9 +178,15 @@ def reach_harness(game: Game, plies: int, predicate: Predicate) -> Callable[[], 
         turn = (_turn(to_move),) if game.spec.turn_argument else ()
         return (*turn, *words, *(word for cell in cells for word in cell))
 
+    def side_after(words: tuple[Any, ...], to_move: Any) -> Any:
+        """Who moves at `words`, reached by a move or pass of `to_move`'s: the rules' to_move, else the other side."""
+        if game.has_turns:
+            return rules.to_move(*words) != 0
+        return to_move ^ True
+
     def reach() -> None:
-        words = _words(rules.start, rules.start(), count)
-        to_move: Any = False
+        words = _words(rules.start, rules.start(), count) if start is None else start[0]
+        to_move: Any = start is not None and start[1] == 1
         stopped: Any = False
         for ply in range(1, plies + 1):
             choice = any_uint(width, choice_name(ply, 0))
@@ -188,8 +199,8 @@ def reach_harness(game: Game, plies: int, predicate: Predicate) -> Callable[[], 
             if game.has_passes:
                 must_pass = ~_any_set(legal) & (rules.result(*args(words, to_move)) == ONGOING)
                 passed = _words(rules.pass_turn, rules.pass_turn(*args(words, to_move)), count)
-                words = tuple(_select(must_pass, p, w) for p, w in zip(passed, words))
-                to_move = ite(must_pass, to_move ^ True, to_move)
+                words, to_move = (tuple(_select(must_pass, p, w) for p, w in zip(passed, words)),
+                                  ite(must_pass, side_after(passed, to_move), to_move))
                 legal = _mask(rules.legal, rules.legal(*args(words, to_move)), layer)
             cells = [_one_hot(choice, layer)]
             assume(is_stop | _meets(legal, cells[0]))
@@ -201,8 +212,8 @@ def reach_harness(game: Game, plies: int, predicate: Predicate) -> Callable[[], 
                 allowed = _mask(later, later(*args(words, to_move, *cells[:-1])), layer)
                 assume(is_stop | _meets(allowed, cells[-1]))
             played = _words(rules.play, rules.play(*args(words, to_move, *cells)), count)
-            words = tuple(_select(is_stop, w, q) for w, q in zip(words, played))
-            to_move = ite(is_stop, to_move, to_move ^ True)
+            words, to_move = (tuple(_select(is_stop, w, q) for w, q in zip(words, played)),
+                              ite(is_stop, to_move, side_after(played, to_move)))
         cover(_condition(predicate, predicate(*words, to_move), (*words, to_move)), "the predicate holds")
 
     reach.__name__ = f"reach_{game.name.replace(':', '_').replace(',', '_')}_{plies}"
@@ -224,9 +235,11 @@ def decode_moves(game: Game, inputs: dict[str, int], plies: int) -> list[int]:
     return [game.codes.encode(cells) for cells in chosen_parts(inputs, plies, game.codes.base, game.codes.parts)]
 
 
-def replay_witness(game: Game, plies: int, predicate: Predicate, inputs: dict[str, int]) -> RulesState:
-    """Play the witness's moves on the concrete engine and check the predicate on plain ints there."""
-    state = RulesState(game)
+def replay_witness(game: Game, plies: int, predicate: Predicate, inputs: dict[str, int],
+                   start: Start = None) -> RulesState:
+    """Play the witness's moves on the concrete engine (from `start`, by default the game's start) and check the
+    predicate on plain ints there."""
+    state = RulesState(game) if start is None else RulesState.at(game, *start)
     for move in decode_moves(game, inputs, plies):
         if state.legal_moves() == [game.pass_move]:
             state.play(game.pass_move)
@@ -254,8 +267,9 @@ def _naturalised(predicate: Predicate) -> Predicate:
 
 def solve_reach(game: Game, plies: int, predicate: Predicate, solver: str, seconds: float | None = None,
                 dimacs: str | Path | None = None, proof: str | Path | None = None,
-                parameters: dict[str, int] | None = None) -> ReachResult:
-    """Is a position where `predicate` holds reachable within `plies` moves? (See the module doc.)
+                parameters: dict[str, int] | None = None, start: Start = None) -> ReachResult:
+    """Is a position where `predicate` holds reachable within `plies` moves (from `start`, a position checked
+    against the rules, by default the game's start)? (See the module doc.)
 
     `parameters` are passed to the predicate as keyword arguments."""
     if not 0 <= plies <= MAX_REACH_PLIES:
@@ -266,17 +280,18 @@ def solve_reach(game: Game, plies: int, predicate: Predicate, solver: str, secon
         predicate, symbolic = partial(predicate, rules=game.rules), partial(symbolic, rules=game.symbolic)
     if parameters:
         predicate, symbolic = partial(predicate, **parameters), partial(symbolic, **parameters)
-    harness = reach_harness(game, plies, symbolic)
+    harness = reach_harness(game, plies, symbolic, start)
     started = time.perf_counter()
     report = check(harness, solver=solver, seconds=seconds, dimacs=dimacs, proof=proof)
-    result = ReachResult(Status.UNKNOWN, game.name, plies, variables=report.variables, clauses=report.clauses,
+    given = None if start is None else RulesState.at(game, *start).position
+    result = ReachResult(Status.UNKNOWN, game.name, plies, given, variables=report.variables, clauses=report.clauses,
                          encode_seconds=report.encode_seconds, solve_seconds=report.solve_seconds)
     if report.outcome is Outcome.ERROR:
         raise BadInput(f"the rules or the predicate cannot be traced: {report.message}")
     if report.outcome is Outcome.COUNTEREXAMPLE:
         result.status = Status.SAT
         result.inputs = dict(report.inputs or {})
-        result.final = replay_witness(game, plies, predicate, result.inputs)
+        result.final = replay_witness(game, plies, predicate, result.inputs, start)
         result.moves = [result.final.move_name(m) for m in result.final.history]
     elif report.outcome in (Outcome.VERIFIED, Outcome.VACUOUS):
         result.status = Status.UNSAT

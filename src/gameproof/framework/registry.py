@@ -23,7 +23,8 @@ from gameproof.framework.selfcheck import self_check, shown
 from gameproof.loading import import_file
 
 BUILTIN = ("gameproof.games.connect4", "gameproof.games.othello.rules", "gameproof.games.mnk.rules",
-           "gameproof.games.amazons", "gameproof.games.hex", "gameproof.games.breakthrough", "gameproof.games.clobber")
+           "gameproof.games.amazons", "gameproof.games.hex", "gameproof.games.breakthrough", "gameproof.games.clobber",
+           "gameproof.games.dots_boxes", "gameproof.games.kalah")
 ENTRY_POINT_GROUP = "gameproof.games"
 EXAMPLES = ("othello", "mnk:3,3,3", "mnk-misere:4,4,3", "mnk-notakto:3,3,3", "connect4:5,4", "othello:4")
 

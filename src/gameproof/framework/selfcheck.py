@@ -21,8 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from gameproof.framework.declaration import (DRAW, LOSS, MAX_ESTIMATE, MAX_WORDS, ONGOING, WIN, RulesError, Symmetry,
-                                             shown_number, split_words)
+from gameproof.framework.declaration import (DRAW, LOSS, MAX_ESTIMATE, MAX_SCORE, MAX_WORDS, ONGOING, WIN, RulesError,
+                                             Symmetry, shown_number, split_words)
 from gameproof.framework.moves import bits_of, complete_moves
 
 if TYPE_CHECKING:
@@ -218,7 +218,34 @@ class _Checker:
 
     def start(self) -> tuple[int, ...]:
         at = _At((), ())
-        return self.words("start", self.invoke("start", (), at), at)
+        first = self.words("start", self.invoke("start", (), at), at)
+        if self.game.has_turns and self.side(first, at) != 0:
+            raise self.fail("to_move()", "gave 1 at the start: the first player moves first", at)
+        return first
+
+    def side(self, words: tuple[int, ...], at: _At) -> int:
+        """The side to move the rules' ``to_move`` gives at `words`, checked to be 0 or 1."""
+        side = self.invoke("to_move", words, at)
+        if not is_int(side) or side not in (0, 1):
+            raise self.fail("to_move()", f"returned {shown(side)}, not 0 or 1", at)
+        return side
+
+    def side_after(self, child: tuple[int, ...], move: int) -> int:
+        """The side to move at `child`, reached by `move` from the checked position."""
+        if not self.game.has_turns:
+            return self.to_move ^ 1
+        return self.side(child, self.at(child, then=(move,)))
+
+    def score(self, words: tuple[int, ...], code: int, at: _At) -> int:
+        """The final score of a finished game (its result `code`), checked to be an int within MAX_SCORE whose sign
+        agrees with the result."""
+        score = self.call("score", at, words)
+        if not is_int(score) or not -MAX_SCORE <= score <= MAX_SCORE:
+            raise self.fail("score()", f"returned {shown(score)}, not a whole number within ±{MAX_SCORE}", at)
+        if (score > 0) != (code == WIN) or (score < 0) != (code == LOSS):
+            raise self.fail("score()", f"returned {score} where result() says {RESULT_NAMES[code]} (a win scores "
+                            "above 0, a loss below, a draw 0)", at)
+        return score
 
     def cells(self, function: str, words: tuple[int, ...], at: _At, earlier: tuple[int, ...] = ()) -> int:
         """The mask of cells `function` (``legal`` or a ``legal_<part>``) gives, checked to be one."""
@@ -304,12 +331,18 @@ class _Checker:
         mapped = image(words)
         at = self.at(mapped, image=image.symmetry)
         law = f"breaks the declared symmetry {image.symmetry.value}:"
+        if self.game.has_turns and self.side(mapped, at) != self.to_move:
+            raise self.fail("to_move()", f"{law} {1 - self.to_move} moves here but {self.to_move} at the original", at)
         mapped_legal = self.legal(mapped, at)
         if not legal:
             code, mapped_code = self.result(words, self.at(words)), self.result(mapped, at)
             if code != mapped_code:
                 raise self.fail("result()", f"{law} {RESULT_NAMES[mapped_code]} here but "
                                 f"{RESULT_NAMES[code]} at the original", at)
+            if code != ONGOING and self.game.has_score:
+                score, mapped_score = self.score(words, code, self.at(words)), self.score(mapped, code, at)
+                if score != mapped_score:
+                    raise self.fail("score()", f"{law} {mapped_score} here but {score} at the original", at)
         reached = self.successors(mapped, mapped_legal, at)
         if len(reached) != len(successors):
             raise self.fail("legal()", f"{law} {len(reached)} moves here but {len(successors)} at the original", at)
@@ -327,11 +360,11 @@ class _Checker:
 
     def goes_on(self, child: tuple[int, ...], move: int) -> bool:
         at = self.at(child, then=(move,))
-        self.to_move ^= 1
+        mover, self.to_move = self.to_move, self.side_after(child, move)
         try:
             return bool(self.legal(child, at)) or self.result(child, at) == ONGOING
         finally:
-            self.to_move ^= 1
+            self.to_move = mover
 
     def prolonging(self, successors: dict[int, tuple[int, ...]]) -> list[int]:
         """The moves after which the game goes on (all of them when none does)."""
@@ -361,6 +394,8 @@ class _Checker:
             for image in self.images:
                 self.check_image(image, words, legal, successors)
             if not successors:
+                if self.game.has_score:
+                    self.score(words, self.result(words, at), at)
                 for bound, where in bounds:
                     if bound < len(self.moves):
                         raise self.fail("plies_left()", f"returned {bound - len(where.path)}, but this game went on "
@@ -373,8 +408,8 @@ class _Checker:
                                  f"{limit} ({at.describe(self.game)}): declare the longest game as max_plies in the "
                                  "GameSpec")
             move = rng.choice(self.prolonging(successors) if prolong else sorted(successors))
+            self.to_move = self.side_after(successors[move], move)
             self.moves.append(move)
-            self.to_move ^= 1
             words = successors[move]
 
 

@@ -8,9 +8,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from gameproof.errors import BadInput
 from gameproof.framework.declaration import DRAW, ONGOING, WIN, Notation, RulesError
+from gameproof.framework.diagram import format_position, parse_position
 from gameproof.framework.game import Game
 from gameproof.framework.moves import complete_moves
-from gameproof.framework.selfcheck import shown, words_problem
+from gameproof.framework.selfcheck import is_int, shown, words_problem
 
 
 @runtime_checkable
@@ -45,7 +46,8 @@ class GameState(Protocol):
 
 
 class RulesState:
-    """A position reached by moves from the start of `game`: ``RulesState(game, "d c d")``.
+    """A position reached by moves from the start of `game`: ``RulesState(game, "d c d")``, or from a position given
+    as text or as words (:meth:`from_position`, :meth:`at`), its `root`.
 
     Moves are codes (:mod:`gameproof.framework.moves`: a placement game's are cells, ``game.pass_move`` the
     pass); names follow the game's notation. A side with
@@ -58,20 +60,35 @@ class RulesState:
         self._to_move = 0
         self.history: list[int] = []
         self._earlier: list[tuple[tuple[int, ...], int]] = []
+        #: The position `history` starts from (words, side to move), or None for the game's start.
+        self.root: tuple[tuple[int, ...], int] | None = None
+        self.play_moves(moves)
+
+    @classmethod
+    def at(cls, game: Game, words: tuple[int, ...], to_move: int) -> RulesState:
+        """The position `words` with `to_move` (0 or 1) to play, reached by moves it does not record (its root)."""
+        state = cls(game)
+        state.words, state._to_move = tuple(words), to_move
+        state.root = (state.words, to_move)
+        return state
+
+    @classmethod
+    def from_position(cls, game: Game, text: str) -> RulesState:
+        """The position that `text` writes (:mod:`gameproof.framework.diagram`: the game's own format, or a diagram of
+        its board and the side to move), checked against the rules; BadInput, one line, for text that writes none."""
+        return cls.at(game, *parse_position(game, text))
+
+    def play_moves(self, moves: str) -> None:
+        """Play the moves named in `moves` (separated by spaces or commas); BadInput naming the first refused."""
         for index, text in enumerate(moves.replace(",", " ").split(), start=1):
             try:
                 self.play(self.parse_move(text))
             except BadInput as error:
                 raise BadInput(f"move {index} ({text:.40}): {error}") from None
 
-    @classmethod
-    def at(cls, game: Game, words: tuple[int, ...], to_move: int) -> RulesState:
-        """The position `words` with `to_move` (0 or 1) to play, reached by moves it does not record."""
-        state = cls(game)
-        state.words, state._to_move = tuple(words), to_move
-        return state
-
     def __repr__(self) -> str:
+        if self.root is not None:
+            return f"{type(self).__name__}.from_position({self.game!r}, {self.position!r})"
         return f"RulesState({self.game!r}, {self.record!r})"
 
     def _repr_svg_(self) -> str:
@@ -101,7 +118,25 @@ class RulesState:
 
     @property
     def record(self) -> str:
+        """The moves played from the root (the start, or the position given), by name."""
         return " ".join(self.move_name(m) for m in self.history)
+
+    @property
+    def position(self) -> str:
+        """This position as text, as :meth:`from_position` reads it."""
+        return format_position(self.game, self.words, self._to_move)
+
+    @property
+    def root_position(self) -> str | None:
+        """The text of the position the moves start from, or None where they start from the game's start."""
+        return None if self.root is None else format_position(self.game, *self.root)
+
+    def described(self) -> str:
+        """Which position this is, for a report's first line: ``after: d c d``, ``after: (start)``, or
+        ``position: TEXT`` for one given (``position: TEXT  then: MOVES`` once moves are played from it)."""
+        if self.root is None:
+            return f"after: {self.record or '(start)'}"
+        return f"position: {self.root_position}" + (f"  then: {self.record}" if self.history else "")
 
     @property
     def to_move(self) -> int:
@@ -170,8 +205,18 @@ class RulesState:
             self.words = self._words("pass_turn", *self._arguments(), move=move)
         else:
             self.words = self._words("play", *self._arguments(self.game.codes.decode(move)), move=move)
-        self._to_move ^= 1
+        self._to_move = self._side_after(move)
         self.history.append(move)
+
+    def _side_after(self, move: int) -> int:
+        """The side to move after `move` led to the current words: the rules' ``to_move`` where the game has one
+        (RulesError unless it gives 0 or 1), else the other side."""
+        if not self.game.has_turns:
+            return self._to_move ^ 1
+        side = self._rule("to_move", *self.words, move=move)
+        if not is_int(side) or side not in (0, 1):
+            raise RulesError(f"{self.game.name}: to_move() returned {shown(side)}, not 0 or 1, {self._where(move)}")
+        return int(side)
 
     def _refusal(self, move: int, legal: list[int]) -> BadInput:
         """Why `move` is not played where the rules gave the moves `legal`: the game is over, or it is not among
@@ -203,7 +248,10 @@ class RulesState:
         return value
 
     def _where(self, move: int | None) -> str:
-        where = f"after {self.record}" if self.history else "at the start"
+        if not self.history:
+            where = "at the start" if self.root is None else "at the position given"
+        else:
+            where = f"after {self.record}" + ("" if self.root is None else " from the position given")
         return where + (f", move {self.move_name(move)}" if move is not None else "")
 
     def undo(self) -> None:
@@ -233,7 +281,7 @@ class RulesState:
 
     def copy(self) -> RulesState:
         twin = type(self).at(self.game, self.words, self._to_move)
-        twin.history, twin._earlier = list(self.history), list(self._earlier)
+        twin.history, twin._earlier, twin.root = list(self.history), list(self._earlier), self.root
         return twin
 
     def frames(self):

@@ -11,6 +11,7 @@ import sys
 
 from gameproof.errors import BadInput
 from gameproof.framework.bits import popcount
+from gameproof.framework.column_moves import COLUMN_MOVES
 from gameproof.framework.declaration import DRAW, LOSS, Board, Engine, GameSpec, Notation, Parameter, Symmetry
 
 # The standard 7×6 board; `constants` gives them for other sizes.
@@ -101,4 +102,5 @@ GAME = GameSpec(
     move_order=centre_first,
     lookahead=True,
     engine=Engine.ALPHABETA,
+    position_format=COLUMN_MOVES,  # --position as the columns played, 4453 (as Pons's solver writes them)
 )

@@ -54,13 +54,16 @@ K_key: Callable
 K_estimate: Callable
 
 
-def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, bkey, stats):
+def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, bkey, bsame, stats):
     """Value (-1, 0, 1) for the side to move, exact when it lies strictly inside (alpha, beta), else a bound.
+    A child where the same side moves again (an extra turn, ``bsame``) is worth to the mover what it is worth
+    there; any other, its value negated.
 
     Threads sharing the table (``stats[_LANES]`` > 1) write their path into ``lanes``, leave for last the
     children (but the first) that another on the same question is searching, and stop once another has
     answered the question."""
-    s, g, words, lanes, bmove, bscore, bkey, stats = borrowed((s, g, words, lanes, bmove, bscore, bkey, stats))
+    s, g, words, lanes, bmove, bscore, bkey, bsame, stats = borrowed((s, g, words, lanes, bmove, bscore, bkey, bsame,
+                                                                     stats))
     stats[_NODES] += 1
     if stats[_NODES] > stats[_LIMIT] or stats[HALT] != 0:
         return ABORTED
@@ -106,6 +109,7 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, bkey, 
             against_me, against_them = K_estimate(s, g, me)
             bkey[depth, m] = child
             bmove[depth, m] = move
+            bsame[depth, m] = K_mover(s) == me
             bscore[depth, m] = against_them - against_me
             m += 1
         elif result >= FIRST_FAULT:
@@ -120,9 +124,10 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, bkey, 
             break
     if best < beta and left > CHILDREN_LOOKED_UP_ABOVE:
         for i in range(m):
-            known, _, child_high = ttmod.lookup(words, bits, bkey[depth, i])
-            if known and 1 - child_high >= beta:  # stored plus 1: the child is worth at most child_high - 1
-                best = 1 - child_high
+            known, child_low, child_high = ttmod.lookup(words, bits, bkey[depth, i])
+            bound = child_low - 1 if bsame[depth, i] else 1 - child_high  # stored plus 1
+            if known and bound >= beta:
+                best = bound
                 break
     if best < beta:
         if best > alpha:
@@ -150,11 +155,15 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, bkey, 
                     bscore[depth, i] = _DEFERRED
                     deferred += 1
                     continue
-                value = _negamax(s, g, words, bits, lanes, -beta, -alpha, depth + 1, bmove, bscore, bkey, stats)
+                if K_mover(s) == me:  # an extra turn
+                    value = _negamax(s, g, words, bits, lanes, alpha, beta, depth + 1, bmove, bscore, bkey, bsame,
+                                     stats)
+                else:
+                    value = -_negamax(s, g, words, bits, lanes, -beta, -alpha, depth + 1, bmove, bscore, bkey, bsame,
+                                      stats)
                 K_undo(s, g, move)
                 if value == ABORTED or value == -ABORTED:
                     return ABORTED
-                value = -value
                 if value > best:
                     best = value
                     if value > alpha:
@@ -201,6 +210,7 @@ class AlphaBeta:
         self._bmove = line_aligned(shape)
         self._bscore = line_aligned(shape)
         self._bkey = line_aligned(shape, np.uint64)
+        self._bsame = line_aligned(shape)
         self._stats = line_aligned(_STATS)
         self._abandoned = False
 
@@ -230,7 +240,7 @@ class AlphaBeta:
             stats[ROOM] = min(self.kernels.room(s), self._bmove.shape[0])
             with stoppable(stats, HALT):
                 value = self._negamax(s, self.tables, self.table.words, self.table.bits, lanes, -1, 1, 0, self._bmove,
-                                      self._bscore, self._bkey, stats)
+                                      self._bscore, self._bkey, self._bsame, stats)
             raise_for_halt(stats, HALT, self.max_depth)
             lanes[o.lane, :LANE_DEPTH] = 0
             if value != ABORTED:
@@ -267,10 +277,12 @@ def solve(kernels: Kernels, tables: tuple[Any, ...], words: np.ndarray, *, max_d
         buffer = np.zeros(max(1, max_moves), dtype=np.int64)
         n = counted(kernels.moves(words, tables, buffer), max_depth)
         s = words.copy()
+        me = kernels.mover(s)
         for move in buffer[:n].tolist():
             result = checked(kernels.play(s, tables, move), max_depth)
             if result == CONTINUE:
-                moves[move] = Value.of_score(-_value_below(search, s, progress))
+                below = _value_below(search, s, progress)
+                moves[move] = Value.of_score(below if kernels.mover(s) == me else -below)  # an extra turn: not negated
             else:
                 moves[move] = terminal_value(result)
             kernels.undo(s, tables, move)

@@ -31,7 +31,7 @@ from gameproof.answers import Value
 from gameproof.borrowed import borrowed
 from gameproof.certify.records import Goal, Header, Part, RulesFile, move_bytes, no_move, word_bytes
 from gameproof.errors import BadInput, RunFailed
-from gameproof.framework.game import Game
+from gameproof.framework.derived import threshold_of
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 from gameproof.interrupts import FIRST_FAULT, Halt, RulesBroken
@@ -330,7 +330,7 @@ def certify(state: RulesState, search: Search, progress: Callable[[int, int], No
         written += walk.nodes
         reproved += walk.reproved
     header = Header(game.name, tuple(state.history), state.record, value, game.words, size, len(parts), rules_file,
-                    move_size)
+                    move_size, threshold_of(search.tables), position=state.root)
     return Certificate(header, parts, time.perf_counter() - start)
 
 

@@ -114,8 +114,8 @@ def confirmed_by_certificates(state: RulesState, loading: str, solution: Solutio
                 rejected(f"{report.finding.message} (at {report.finding.position})"
                          if report.finding is not None and report.finding.position else
                          report.finding.message if report.finding is not None else
-                         f"a checked certificate proves {report.value.value if report.value else 'no value'} after "
-                         f"{position.record or '(start)'}, where the search found {value.value}")
+                         f"a checked certificate proves {report.value.value if report.value else 'no value'} "
+                         f"({position.described()}), where the search found {value.value}")
                 return None
             if index == 0:
                 root_certificate = certificate

@@ -159,7 +159,7 @@ def _brute(s, g, buf, depth, attacker, draw_ok, stats):
         move = buf[depth, i]
         result = K_play(s, g, move)
         if result == CONTINUE:
-            good = not _brute(s, g, buf, depth + 1, attacker, draw_ok, stats)
+            good = _brute(s, g, buf, depth + 1, attacker, draw_ok, stats) == (K_mover(s) == me)  # an extra turn: mine
             if stats[HALT] != 0:
                 return False
         elif result >= FIRST_FAULT:
@@ -236,14 +236,14 @@ def _mid(s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key
         solved = True
         found, pn, dn = ttmod.lookup(tt, bits, child_key)
         if found:
-            phi, delta = (dn, pn) if is_or else (pn, dn)  # child's mover is the other player
+            phi, delta = (dn, pn) if is_or else (pn, dn)  # this node's view of the child, whoever moves there
             solved = phi == 0 or delta == 0
             good = delta == 0
         else:
             K_play(s, g, move)
             if K_remaining(s, g) <= cfg[_BRUTE]:
                 before = stats[_BF_NODES]
-                good = not _brute(s, g, bmove, depth + 1, attacker, draw_ok, stats)
+                good = _brute(s, g, bmove, depth + 1, attacker, draw_ok, stats) == (K_mover(s) == me)
                 if stats[HALT] != 0:
                     return INF, INF
                 pn, dn = (0, INF) if good == is_or else (INF, 0)
@@ -320,8 +320,12 @@ def _mid(s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key
         move = bmove[depth, best]
         before = stats[_NODES]
         K_play(s, g, move)
-        cphi, cdelta = _mid(s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta, depth + 1, bkey[depth, best],
-                            child_th_phi, child_th_delta)
+        if K_mover(s) == me:  # an extra turn: the child's own numbers are this node's view of it, swapped
+            cdelta, cphi = _mid(s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta, depth + 1, bkey[depth, best],
+                                child_th_delta, child_th_phi)
+        else:
+            cphi, cdelta = _mid(s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta, depth + 1, bkey[depth, best],
+                                child_th_phi, child_th_delta)
         if stats[HALT] != 0:
             return INF, INF
         K_undo(s, g, move)

@@ -107,7 +107,9 @@ def journal_identity(state: RulesState, loading: str, with_moves: bool, options:
     from gameproof.search.book_game import Identity
 
     identity = Identity.of(state.game)
-    return {"game": identity.name, "rules_sha256": identity.sha256, "played": state.record, "engine": Engine.DFPN.value,
+    return {"game": identity.name, "rules_sha256": identity.sha256, "played": state.record,
+            "position": None if state.root is None else [list(state.root[0]), state.root[1]],
+            "engine": Engine.DFPN.value,
             "with_moves": with_moves, "wpns": options.wpns, "epsilon": options.epsilon, "heuristic": options.heuristic,
             "brute_force": options.brute_force, "loading": loading if identity.file is None else None}
 
@@ -455,7 +457,8 @@ class _RayRun:
 
     def _job(self, index: int, question: Question) -> Job:
         """Question number `index` of the plan, as a job for :func:`answer_question`."""
-        return Job(str(index), {"game": self.loading, "record": question.position.record, "ask": question.ask.value,
+        return Job(str(index), {"game": self.loading, "root": question.position.root,
+                                "record": question.position.record, "ask": question.ask.value,
                                 "attacker": question.attacker, "options": self.options, "engine": self.engine.value})
 
     def report(self, nodes: int, seconds: float) -> Progress:
@@ -466,16 +469,18 @@ class _RayRun:
         return now
 
 
-def answer_question(game: str, record: str, ask: str, attacker: int, options: Options, engine: str,
-                    shared_table: str | None = None) -> tuple[bool | int, int]:
+def answer_question(game: str, root: tuple[tuple[int, ...], int] | None, record: str, ask: str, attacker: int,
+                    options: Options, engine: str, shared_table: str | None = None) -> tuple[bool | int, int]:
     """A Ray worker's job: the answer to `ask` (an :class:`Ask`'s value) for `attacker` about the position after
-    `record` in the game that `game` loads, by `engine`, and the nodes it took; searched by the one search this
-    process keeps for these arguments, over the shared table called `shared_table` (else a table of its own)."""
+    `record`, played from `root` (words and side to move; None: the start), in the game that `game` loads, by
+    `engine`, and the nodes it took; searched by the one search this process keeps for these arguments, over the
+    shared table called `shared_table` (else a table of its own)."""
     from gameproof.framework.registry import load_game
 
     rules = load_game(game)
-    return _prove(_kept_search(game, options, Engine(engine), shared_table),
-                  Question(RulesState(rules, record), Ask(ask), attacker))
+    position = RulesState(rules) if root is None else RulesState.at(rules, *root)
+    position.play_moves(record)
+    return _prove(_kept_search(game, options, Engine(engine), shared_table), Question(position, Ask(ask), attacker))
 
 
 @cache

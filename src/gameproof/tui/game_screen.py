@@ -144,7 +144,7 @@ class GameScreen(Screen[None]):
                 board.paint(cell, "", classes)
         self.query_one("#status", Static).update(
             f"[b]{view.name}[/b]  ({view.summary})\n"
-            f"after: {state.record or '(start)'}\n" + self._turn_text())
+            f"{state.described()}\n" + self._turn_text())
         self.query_one("#value", Static).update(self._value_text())
         self.query_one("#line", Static).update(self._line_text())
         self.query_one("#typed", Static).update(f"typed: {self.entry.text}" if self.entry.text else "")

@@ -36,6 +36,10 @@ class Position(GameState, Protocol):
     @property
     def record(self) -> str: ...
 
+    def described(self) -> str:
+        """Which position this is, for people: ``after: b2 a1``, or ``position: TEXT`` for one given as text."""
+        ...
+
     def marks(self) -> str:
         """One character per cell, row by row from a1: a piece, or ``-`` for an empty cell."""
         ...

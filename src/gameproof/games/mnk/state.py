@@ -80,4 +80,6 @@ class MnkState(RulesState):
         super().__init__(game if isinstance(game, MnkGame) else MnkGame.from_name(game), moves)
 
     def __repr__(self) -> str:
+        if self.root is not None:
+            return super().__repr__()
         return f"MnkState({self.game.name!r}, {self.record!r})"

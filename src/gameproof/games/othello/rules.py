@@ -19,6 +19,7 @@ import sys
 from gameproof.errors import BadInput
 from gameproof.framework.bits import lowest_bit, popcount  # lowest_bit: for the compiled kernels (kernels.py)
 from gameproof.framework.declaration import ALL_SYMMETRIES, DRAW, LOSS, ONGOING, WIN, Board, GameSpec, Parameter
+from gameproof.games.othello.board_text import OBF_BOARD
 
 M64 = 0xFFFF_FFFF_FFFF_FFFF
 N = 8  # squares along a side
@@ -204,6 +205,18 @@ def result(player, opponent):
     return DRAW
 
 
+def score(player, opponent):
+    """The final disc difference for the side to move, the empty squares going to the winner (as tournaments
+    count a game that ends before the board is full)."""
+    mine, theirs = popcount(player), popcount(opponent)
+    empty = N * N - mine - theirs
+    if mine > theirs:
+        return mine - theirs + empty
+    if mine < theirs:
+        return mine - theirs - empty
+    return 0
+
+
 def estimate(player, opponent):
     """Mobility: the legal moves of each side."""
     return popcount(legal_moves(player, opponent)), popcount(legal_moves(opponent, player))
@@ -222,4 +235,5 @@ GAME = GameSpec(
     # nodes instead of 1.3 G (docs/benchmarks.md, "Othello 6x6: the estimate's weight").
     estimate_weight=8,
     aliases=("reversi",),
+    position_format=OBF_BOARD,  # --position as edax's .obf files and the FFO positions write them
 )
