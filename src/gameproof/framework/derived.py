@@ -601,5 +601,6 @@ def derive(game: Game) -> tuple[Kernels, Callable]:
                  remaining, room, moves, starting_on, one_word_placements, continued, swapped, play, against_threshold,
                  wins_at_once, undo, key, estimate, bounded, perft)
     made = specialise(templates, bindings, depends_on=[dfpn, borrowing], fingerprint=game.fingerprint)
-    kernels = Kernels(made.mover, made.remaining, made.moves, made.play, made.undo, made.key, made.estimate, made.room)
+    kernels = Kernels(made.mover, made.remaining, made.moves, made.play, made.undo, made.key, made.estimate, made.room,
+                      game.has_turns)
     return kernels, made.perft

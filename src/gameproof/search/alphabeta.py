@@ -40,6 +40,7 @@ _NODES, _LIMIT, _FILLED = range(3)
 _LANE, _LANES, _ANSWERED = range(STATS, STATS + 3)
 _STATS = STATS + 3
 _DEFERRED = -(1 << 62)  # a child's score once it is left for later (another thread is searching it)
+_AGAIN = 1 << 62  # added to a child's move in bmove where the same side moves again there (an extra turn)
 #: Positions with more plies left than this (by the kernels' ``remaining``) look up all their children first.
 CHILDREN_LOOKED_UP_ABOVE = 12
 #: Positions with at most this many plies left are searched without the table.
@@ -52,18 +53,18 @@ K_play: Callable
 K_undo: Callable
 K_key: Callable
 K_estimate: Callable
+K_turns: bool
 
 
-def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, bkey, bsame, stats):
+def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, bkey, stats):
     """Value (-1, 0, 1) for the side to move, exact when it lies strictly inside (alpha, beta), else a bound.
-    A child where the same side moves again (an extra turn, ``bsame``) is worth to the mover what it is worth
-    there; any other, its value negated.
+    A child where the same side moves again (an extra turn: its move carries :data:`_AGAIN` in ``bmove``) is worth
+    to the mover what it is worth there; any other, its value negated.
 
     Threads sharing the table (``stats[_LANES]`` > 1) write their path into ``lanes``, leave for last the
     children (but the first) that another on the same question is searching, and stop once another has
     answered the question."""
-    s, g, words, lanes, bmove, bscore, bkey, bsame, stats = borrowed((s, g, words, lanes, bmove, bscore, bkey, bsame,
-                                                                     stats))
+    s, g, words, lanes, bmove, bscore, bkey, stats = borrowed((s, g, words, lanes, bmove, bscore, bkey, stats))
     stats[_NODES] += 1
     if stats[_NODES] > stats[_LIMIT] or stats[HALT] != 0:
         return ABORTED
@@ -108,8 +109,7 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, bkey, 
                 ttmod.prefetch(words, bits, child)
             against_me, against_them = K_estimate(s, g, me)
             bkey[depth, m] = child
-            bmove[depth, m] = move
-            bsame[depth, m] = K_mover(s) == me
+            bmove[depth, m] = move | _AGAIN if K_turns and K_mover(s) == me else move
             bscore[depth, m] = against_them - against_me
             m += 1
         elif result >= FIRST_FAULT:
@@ -125,7 +125,7 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, bkey, 
     if best < beta and left > CHILDREN_LOOKED_UP_ABOVE:
         for i in range(m):
             known, child_low, child_high = ttmod.lookup(words, bits, bkey[depth, i])
-            bound = child_low - 1 if bsame[depth, i] else 1 - child_high  # stored plus 1
+            bound = child_low - 1 if bmove[depth, i] & _AGAIN else 1 - child_high  # stored plus 1
             if known and bound >= beta:
                 best = bound
                 break
@@ -147,7 +147,7 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, bkey, 
             for i in range(m):
                 if sweep == 1 and bscore[depth, i] != _DEFERRED:
                     continue
-                move = bmove[depth, i]
+                move = bmove[depth, i] & ~_AGAIN
                 K_play(s, g, move)
                 if sweep == 0 and deferring and i > 0 and busy(lanes, lane, stats[_LANES], depth + 1,
                                                                 K_key(s, g) ^ _SALT):
@@ -155,12 +155,10 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, bkey, 
                     bscore[depth, i] = _DEFERRED
                     deferred += 1
                     continue
-                if K_mover(s) == me:  # an extra turn
-                    value = _negamax(s, g, words, bits, lanes, alpha, beta, depth + 1, bmove, bscore, bkey, bsame,
-                                     stats)
+                if bmove[depth, i] & _AGAIN:  # an extra turn
+                    value = _negamax(s, g, words, bits, lanes, alpha, beta, depth + 1, bmove, bscore, bkey, stats)
                 else:
-                    value = -_negamax(s, g, words, bits, lanes, -beta, -alpha, depth + 1, bmove, bscore, bkey, bsame,
-                                      stats)
+                    value = -_negamax(s, g, words, bits, lanes, -beta, -alpha, depth + 1, bmove, bscore, bkey, stats)
                 K_undo(s, g, move)
                 if value == ABORTED or value == -ABORTED:
                     return ABORTED
@@ -186,7 +184,7 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, bkey, 
 
 @functools.cache
 def _compiled(kernels: Kernels):
-    games = {inspect.getmodule(function) for function in kernels}
+    games = {inspect.getmodule(function) for function in kernels if callable(function)}
     bindings = {f"K_{name}": function for name, function in zip(Kernels._fields, kernels)}
     return specialise((_negamax,), bindings, depends_on=sorted(games, key=lambda module: module.__name__) + [ttmod, borrowing])
 
@@ -210,7 +208,6 @@ class AlphaBeta:
         self._bmove = line_aligned(shape)
         self._bscore = line_aligned(shape)
         self._bkey = line_aligned(shape, np.uint64)
-        self._bsame = line_aligned(shape)
         self._stats = line_aligned(_STATS)
         self._abandoned = False
 
@@ -240,7 +237,7 @@ class AlphaBeta:
             stats[ROOM] = min(self.kernels.room(s), self._bmove.shape[0])
             with stoppable(stats, HALT):
                 value = self._negamax(s, self.tables, self.table.words, self.table.bits, lanes, -1, 1, 0, self._bmove,
-                                      self._bscore, self._bkey, self._bsame, stats)
+                                      self._bscore, self._bkey, stats)
             raise_for_halt(stats, HALT, self.max_depth)
             lanes[o.lane, :LANE_DEPTH] = 0
             if value != ABORTED:

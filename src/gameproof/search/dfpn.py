@@ -64,7 +64,9 @@ class Kernels(NamedTuple):
     fault (a :class:`~gameproof.interrupts.Halt` from FIRST_FAULT on, after which ``s`` is left as it is); undo(s, g, move);
     key(s, g) -> uint64 canonical key; estimate(s, g, attacker) -> (threats against the attacker,
     threats against the defender), counts that make a fresh node 1 + weight × count; room(s) -> how many
-    more frames ``s`` holds (a search never plays deeper).
+    more frames ``s`` holds (a search never plays deeper). ``turns``: whether a move may leave the same side to
+    move (the game's rules say who moves); the searches bind it as a constant, so that a game whose sides
+    alternate runs no test of it.
     """
 
     mover: Callable
@@ -75,6 +77,7 @@ class Kernels(NamedTuple):
     key: Callable
     estimate: Callable
     room: Callable
+    turns: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,6 +141,7 @@ K_undo: Callable
 K_key: Callable
 K_estimate: Callable
 K_room: Callable
+K_turns: bool
 
 
 def _brute(s, g, buf, depth, attacker, draw_ok, stats):
@@ -159,7 +163,7 @@ def _brute(s, g, buf, depth, attacker, draw_ok, stats):
         move = buf[depth, i]
         result = K_play(s, g, move)
         if result == CONTINUE:
-            good = _brute(s, g, buf, depth + 1, attacker, draw_ok, stats) == (K_mover(s) == me)  # an extra turn: mine
+            good = _brute(s, g, buf, depth + 1, attacker, draw_ok, stats) == (K_turns and K_mover(s) == me)
             if stats[HALT] != 0:
                 return False
         elif result >= FIRST_FAULT:
@@ -243,7 +247,7 @@ def _mid(s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key
             K_play(s, g, move)
             if K_remaining(s, g) <= cfg[_BRUTE]:
                 before = stats[_BF_NODES]
-                good = _brute(s, g, bmove, depth + 1, attacker, draw_ok, stats) == (K_mover(s) == me)
+                good = _brute(s, g, bmove, depth + 1, attacker, draw_ok, stats) == (K_turns and K_mover(s) == me)
                 if stats[HALT] != 0:
                     return INF, INF
                 pn, dn = (0, INF) if good == is_or else (INF, 0)
@@ -320,7 +324,7 @@ def _mid(s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key
         move = bmove[depth, best]
         before = stats[_NODES]
         K_play(s, g, move)
-        if K_mover(s) == me:  # an extra turn: the child's own numbers are this node's view of it, swapped
+        if K_turns and K_mover(s) == me:  # an extra turn: the child's own numbers are this node's view, swapped
             cdelta, cphi = _mid(s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta, depth + 1, bkey[depth, best],
                                 child_th_delta, child_th_phi)
         else:
@@ -347,7 +351,7 @@ def _mid(s, g, tt, lanes, cfg, stats, bmove, bkey, bphi, bdelta, depth, node_key
 def bind_kernels(templates: tuple[Callable, ...], kernels: Kernels, also: tuple[ModuleType, ...] = ()) -> SimpleNamespace:
     """`templates`, written against the global names ``K_mover`` … ``K_estimate``, compiled for one game's
     kernels (cached on disk, and compiled again when a module of the game's, the table's or `also` changes)."""
-    games = {inspect.getmodule(function) for function in kernels}
+    games = {inspect.getmodule(function) for function in kernels if callable(function)}
     return specialise(templates, {f"K_{name}": function for name, function in zip(Kernels._fields, kernels)},
                       depends_on=sorted(games, key=lambda module: module.__name__) + [ttmod, borrowing, *also])
 
