@@ -73,7 +73,7 @@ def test_df_pn_scores_as_published_too(problem: Problem) -> None:
     assert exact_score(problem.state(), OPTIONS, engine=Engine.DFPN, with_moves=False).score == problem.score
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 @pytest.mark.parametrize("problem", [p for p in problems() if p.empties >= 17], ids=lambda p: p.board[:12])
 def test_17_to_20_empties_scored_as_published(problem: Problem) -> None:
     assert exact_score(problem.state(), OPTIONS, engine=Engine.ALPHABETA, with_moves=False).score == problem.score

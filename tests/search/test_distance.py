@@ -175,7 +175,7 @@ def test_every_position_of_games_with_extra_turns(name):
     assert extra_turns > 0
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_connect4_5x4_start():
     """Plain minimax over all 3.9 million positions of 5x4 (about two minutes)."""
     agrees(RulesState(load_game("connect4:5,4")), Reference())
