@@ -233,3 +233,17 @@ def test_reach_follows_extra_turns(pairs) -> None:
     found = solve_reach(game, 3, first_moves_again, "cadical195")
     assert found.status is Status.SAT and found.final.record in ("a1 c1 b1", "b1 c1 a1") and found.final.to_move == 0
     assert solve_reach(game, 2, first_moves_again, "cadical195").status is Status.UNSAT
+
+
+def test_a_score_is_searched_without_lookahead() -> None:
+    """Lookahead calls a move lost when the other side can then win at once: a win is not a score below a threshold,
+    so score questions are asked without it (with it, this search ran away below any score)."""
+    import dataclasses
+
+    from gameproof.framework.game import Game
+
+    looking = Game(dataclasses.replace(load_game("othello:4").spec, lookahead=True), {"n": 4})
+    state = RulesState(looking, "b1 a1")
+    score = reference(RulesState(load_game("othello:4"), "b1 a1"))[0]
+    for engine in ENGINES:
+        assert exact_score(state, engine=engine, with_moves=False).score == score

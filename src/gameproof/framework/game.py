@@ -335,6 +335,7 @@ class Game:
         info = info.copy()
         info[derived.INFO_SCORED] = 1
         info[derived.INFO_THRESHOLD] = threshold + derived.THRESHOLD_OFFSET
+        info[derived.INFO_LOOKAHEAD] = 0  # "the other side wins at once" is no loss against a threshold
         return weights, info, ranks
 
     def absolute(self, words: tuple[int, ...], to_move: int) -> tuple[int, ...]:
