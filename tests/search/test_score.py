@@ -247,3 +247,20 @@ def test_a_score_is_searched_without_lookahead() -> None:
     score = reference(RulesState(load_game("othello:4"), "b1 a1"))[0]
     for engine in ENGINES:
         assert exact_score(state, engine=engine, with_moves=False).score == score
+
+
+def test_a_score_threshold_on_a_game_without_a_score_is_one_line(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "m.cert"
+    assert main(["solve", "mnk:3,3,3", "--moves", "b2 a1", "--certificate", str(path), "--quiet"]) == 0
+    header, rest = gzip.decompress(path.read_bytes()).split(b"\n", 1)
+    tampered = tmp_path / "scored.cert"
+    tampered.write_bytes(gzip.compress(json.dumps(json.loads(header) | {"score_threshold": 0}).encode() + b"\n" + rest))
+    capsys.readouterr()
+    assert main(["certificate", "check", str(tampered)]) == 2
+    err = capsys.readouterr().err
+    assert "declares no score" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_score_of_a_finished_game_without_one_is_refused() -> None:
+    with pytest.raises(BadInput, match="declares no score"):
+        exact_score(RulesState(load_game("mnk:3,3,3"), "a1 a2 b1 b2 c1"))

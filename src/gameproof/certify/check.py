@@ -265,6 +265,8 @@ def check_certificate(path: str, progress: Callable[[int, int], None] | None = N
         words = game.words
         if header.words != words:
             raise BadInput(f"certificate {path}: records of {header.words} words, but a {game.name} position has {words}")
+        if header.threshold is not None and not game.has_score:
+            raise BadInput(f"certificate {path}: a score threshold, but {game.name} declares no score")
         played = " ".join(RulesState(game).move_name(move) for move in header.moves)
         report = Report(path, header, game.spec.player_names, game.name, played)
         if header.played != played:

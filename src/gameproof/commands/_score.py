@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gameproof.commands._search import options_from_args, refuse_options, status_line
-from gameproof.errors import BadInput
 from gameproof.framework.declaration import Engine
 
 if TYPE_CHECKING:
@@ -25,9 +24,7 @@ def run_score(args: argparse.Namespace, load_state: Callable[[argparse.Namespace
 
     refuse_options(args, _NOT_WITH_SCORE, "--score searches on one thread of this process")
     state = load_state(args)
-    if not state.game.has_score:
-        raise BadInput(f"{state.game.name} declares no score: its rules need a function score(*words) giving the final "
-                       "score for the side to move (see docs/new_game.md)")
+    state.game.require_score()
     options = options_from_args(args, state.game)
     engine = Engine(args.engine) if args.engine else state.game.spec.engine
     if args.certificate is not None:

@@ -128,10 +128,11 @@ class Game:
         """Whether the game declares a final ``score``."""
         return callable(getattr(self.spec.rules, "score", None))
 
-    def next_to_move(self, words: tuple[int, ...], to_move: int) -> int:
-        """The side to move after a move (or a pass) by `to_move` that led to `words`: the rules' ``to_move``
-        where the game has one, else the other side."""
-        return int(self.rules.to_move(*words)) if self.has_turns else 1 - to_move
+    def require_score(self) -> None:
+        """BadInput, one line, unless the game declares a final ``score``."""
+        if not self.has_score:
+            raise BadInput(f"{self.name} declares no score: its rules need a function score(*words) giving the final "
+                           "score for the side to move (see docs/new_game.md)")
 
     @cached_property
     def max_moves(self) -> int:
@@ -327,8 +328,7 @@ class Game:
         from gameproof.framework import derived
         from gameproof.framework.declaration import MAX_SCORE
 
-        if not self.has_score:
-            raise BadInput(f"{self.name} declares no score (a rule score(*words) for the side to move at the end)")
+        self.require_score()
         if not -MAX_SCORE <= threshold <= MAX_SCORE:
             raise BadInput(f"a score threshold must be within ±{MAX_SCORE}, not {shown_number(threshold)}")
         weights, info, ranks = self.tables

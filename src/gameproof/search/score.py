@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gameproof.errors import BadInput
 from gameproof.framework.declaration import Engine
 from gameproof.framework.game import Game
 from gameproof.framework.state import RulesState
@@ -45,9 +44,7 @@ class ScoreQuestions:
 
     def __init__(self, game: Game, options: Options = Options(), engine: Engine | None = None,
                  progress: Callable[[int, int, int], None] | None = None) -> None:
-        if not game.has_score:
-            raise BadInput(f"{game.name} declares no score: its rules need a function score(*words) giving the final "
-                           "score for the side to move (see docs/new_game.md)")
+        game.require_score()
         self.game, self.options, self.progress = game, options, progress
         self.engine = engine or game.spec.engine
         self.table = TranspositionTable(options.tt_mb, game.max_positions)
@@ -145,12 +142,10 @@ def exact_score(state: RulesState, options: Options = Options(), *, with_moves: 
     from gameproof.search.confirm import relies_on_declared_symmetries
 
     started = time.perf_counter()
+    game = state.game
+    game.require_score()
     if state.is_over():
         return ScoreSolution(final_score(state))
-    game = state.game
-    if not game.has_score:
-        raise BadInput(f"{game.name} declares no score: its rules need a function score(*words) giving the final "
-                       "score for the side to move (see docs/new_game.md)")
     if relies_on_declared_symmetries(state):
         state = RulesState.at(unsymmetric(game), state.words, state.to_move)
     questions = ScoreQuestions(state.game, options, engine, progress)
