@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
+from typing import TypeVar
 
 
 class Status(enum.StrEnum):
@@ -63,6 +64,9 @@ class Value(enum.StrEnum):
         """The same result seen by the other side."""
         return Value.of_score(-self.score)
 
+    def __neg__(self) -> Value:
+        return self.flipped()
+
     @classmethod
     def best(cls, values: Iterable[Value]) -> Value:
         """The mover's value given the values of their moves."""
@@ -70,6 +74,13 @@ class Value(enum.StrEnum):
 
 
 _SCORES = {Value.LOSS: -1, Value.DRAW: 0, Value.WIN: 1}
+Result = TypeVar("Result", Value, int)
+
+
+def to_mover(result: Result, turn_passed: bool) -> Result:
+    """A position's value or score for its side to move, given back to the side whose move led there: the
+    other side's result negated when the turn passed, the same when the move earned another turn."""
+    return -result if turn_passed else result
 
 
 class Variant(enum.StrEnum):

@@ -175,3 +175,21 @@ def test_3x3_is_a_loss_by_three_as_published():
     """David Wilson's "Dots-and-Boxes Analysis Results": the second player wins the 3×3 game by 3 (55 s)."""
     found = exact_score(RulesState(game_of(3, 3)), Options(tt_mb=256), with_moves=False)
     assert found.score == -3
+
+
+def test_an_answer_confirmed_by_certificates_gives_a_box_taking_moves_child_its_own_value():
+    """Confirmation certifies each move's child with the value for the side to move there: the mover's own after a
+    box (it moves again), its opposite after a plain line."""
+    from gameproof.search.confirm import confirmed_by_certificates
+    from gameproof.search.tt import TranspositionTable
+
+    game = load_game("dots-boxes:1,2")
+    state = RulesState(game, "b1 a2 b3")  # c2 closes the left box: the second player, to move, moves again
+    after = {state.move_name(m): RulesState(game, f"{state.record} {state.move_name(m)}").to_move
+             for m in state.legal_moves()}
+    assert state.to_move == 1 and after == {"c2": 1, "d1": 0, "e2": 0, "d3": 0}
+    solution = solve(state, Options(tt_mb=16), with_moves=True)
+    why: list[str] = []
+    confirmed = confirmed_by_certificates(state, "dots-boxes:1,2", solution, TranspositionTable(16, game.max_positions),
+                                          Options(tt_mb=16), 1, None, why.append)
+    assert confirmed is not None, why

@@ -83,6 +83,30 @@ def test_every_entry_of_a_generic_book_is_what_a_direct_solve_gives(fixture, req
         assert entry.moves == solution.moves, entry.record  # by move number, every move of the position
 
 
+@pytest.mark.parametrize(("game", "depth"), [("dots-boxes:1,2", 4), ("dots-boxes:1,2", 6), ("kalah:2,2", 3)])
+def test_a_book_of_a_game_with_extra_turns_backs_up_by_the_side_to_move(game, depth, tmp_path):
+    """A move that earns another turn keeps its child's value (the same side moves there), not its opposite."""
+    path = tmp_path / "book.db"
+    book_build.build(load_game(game), depth, path, options=SMALL)
+    with Book(path) as opened:
+        entries = list(opened.entries())
+    rules = load_game(game)
+    again = [entry for entry in entries if entry.method == "children"
+             and any(RulesState(rules, entry.record).to_move == _after(rules, entry.record, move).to_move
+                     for move in entry.moves)]
+    assert again  # backed-up entries with a move that earns another turn
+    for entry in entries:
+        solution = solve(RulesState(rules, entry.record), SMALL)
+        assert (entry.value, entry.moves) == (solution.value, solution.moves), entry.record
+    assert book_check.verify(Book(path), rules, depth, book_check.by_search(SMALL)).problems == []
+
+
+def _after(game, record: str, move: int) -> RulesState:
+    state = RulesState(game, record)
+    state.play(move)
+    return state
+
+
 @pytest.mark.parametrize(("fixture", "records"), [("connect4_book", ["a", "d", "a d", "d a", "b c", "c b"]),
                                                    ("domineering_book", ["c1", "c2", "b2", "c2 a3", "a2 b1", "c1 a1"])])
 def test_a_query_in_another_orientation_gets_its_own_moves(fixture, records, request):

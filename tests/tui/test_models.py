@@ -167,3 +167,12 @@ def test_oracle_keeps_games_apart():
     b2 = normal.parse_move("b2")
     assert dict(oracle.move_values(normal))[b2] == "draw"
     assert dict(oracle.move_values(misere))[b2] == "loss"
+
+
+def test_oracle_gives_a_move_that_earns_another_turn_its_childs_own_value():
+    from gameproof.framework.registry import load_game
+    from gameproof.framework.state import RulesState
+    from gameproof.search.solve import solve
+
+    state = RulesState(load_game("dots-boxes:1,2"), "b1 a2 b3")  # c2 takes the left box and moves again
+    assert dict(Oracle().move_values(state)) == solve(state).moves

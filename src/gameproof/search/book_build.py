@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from gameproof.answers import Value
+from gameproof.answers import Value, to_mover
 from gameproof.errors import BadInput
 from gameproof.framework.declaration import RulesError
 from gameproof.framework.game import Game
@@ -92,13 +92,14 @@ def finished_entry(state: RulesState) -> Entry:
 def from_children(state: RulesState, book: Book) -> tuple[Value, dict[int, Value]]:
     """Value and move values of the unfinished ``state`` from book entries one ply deeper."""
     moves = {}
+    mover = state.to_move
     for move in state.legal_moves():
         state.play(move)
-        child = book.get(state.key)
+        child, turn_passed = book.get(state.key), state.to_move != mover
         state.undo()
         if child is None:
             raise BadInput(f"the book lacks the position after {state.record} {state.move_name(move)}".replace("  ", " "))
-        moves[move] = child.value.flipped()
+        moves[move] = to_mover(child.value, turn_passed)
     return Value.best(moves.values()), moves
 
 

@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gameproof.answers import to_mover
 from gameproof.errors import BadInput
 from gameproof.framework.declaration import RulesError
 from gameproof.framework.registry import is_builtin
@@ -81,13 +82,14 @@ def confirmed_by_certificates(state: RulesState, loading: str, solution: Solutio
     for move, value in solution.moves.items():
         child = state.copy()
         child.play(move)
+        value = to_mover(value, child.to_move != state.to_move)  # the child's value for its side to move
         if child.is_over():
-            if final_value(child) is not value.flipped():
+            if final_value(child) is not value:
                 rejected(f"the game is over after {state.move_name(move)}, and its result is not the value found")
                 return None
         elif (child.words, child.to_move) not in seen:
             seen.add((child.words, child.to_move))
-            claims.append((child, value.flipped()))
+            claims.append((child, value))
     root_certificate = None
     with tempfile.TemporaryDirectory(prefix="gameproof-confirm-") as folder:
         for index, (position, value) in enumerate(claims):

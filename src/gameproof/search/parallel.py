@@ -32,7 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gameproof.answers import Value
+from gameproof.answers import Value, to_mover
 from gameproof.errors import BadInput, RunFailed
 from gameproof.framework.declaration import Engine
 from gameproof.framework.game import Game
@@ -259,8 +259,8 @@ class _Plan:
     def _value_of(self, position: RulesState, then: Callable[[Value], None]) -> None:
         """Ask the questions that value `position` for the side to move at the root, then call `then` with it."""
         if self.engine is Engine.ALPHABETA:
-            sign = 1 if position.to_move == self.state.to_move else -1
-            self._ask(position, Ask.VALUE, lambda score: then(Value.of_score(sign * score)))
+            passed = position.to_move != self.state.to_move
+            self._ask(position, Ask.VALUE, lambda score: then(Value.of_score(to_mover(score, passed))))
             return
 
         def draws(answer: bool) -> None:

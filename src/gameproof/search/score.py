@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gameproof.answers import to_mover
 from gameproof.framework.declaration import Engine
 from gameproof.framework.game import Game
 from gameproof.framework.state import RulesState
@@ -157,15 +158,14 @@ def exact_score(state: RulesState, options: Options = Options(), *, with_moves: 
         for move in state.legal_moves():
             state.play(move)
             if state.is_over():
-                final = final_score(state)
-                moves[move] = final if state.to_move == me else -final
+                moves[move] = to_mover(final_score(state), state.to_move != me)
             else:
                 key = state.key
                 if key not in known:
                     mover = state.to_move
-                    guess = score if mover == me else -score
+                    guess = to_mover(score, mover != me)
                     child = questions.exact(state.frames(), mover, guess)
-                    known[key] = child if mover == me else -child
+                    known[key] = to_mover(child, mover != me)
                 moves[move] = known[key]
             state.undo()
     questions._retire()

@@ -14,7 +14,7 @@ from gameproof.framework.declaration import Engine
 from gameproof.search.alphabeta import AlphaBeta
 from gameproof.search.book import Book, Entry
 from gameproof.search.dfpn import Options, Search
-from gameproof.answers import Value
+from gameproof.answers import Value, to_mover
 from gameproof.search.exact import final_value
 from gameproof.tui.game_view import Position, SearchSetup, view_of
 
@@ -138,7 +138,7 @@ class Oracle:
         child = state.copy()
         for move in state.legal_moves():
             child.play(move)
-            value = self.value(child, stop, book).flipped()
+            value = to_mover(self.value(child, stop, book), child.to_move != state.to_move)
             child.undo()
             yield move, value
 
