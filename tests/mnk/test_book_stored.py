@@ -28,9 +28,9 @@ def forged(tmp_path_factory) -> bytes:
         leaf = opened.get(MnkState(MISERE_4X4, "a1").key)
         opened.put(Entry(leaf.key, leaf.record, leaf.plies, Value.LOSS, dict.fromkeys(leaf.moves, Value.LOSS)))
         start = MnkState(MISERE_4X4, "")
-        value, moves = from_children(start, opened)
-        opened.put(Entry(start.key, "", 0, value, moves, method="children"))
-    assert value is Value.WIN
+        backed_up = from_children(start, opened)
+        opened.put(backed_up)
+    assert backed_up.value is Value.WIN
     return path.read_bytes()
 
 

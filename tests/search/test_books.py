@@ -6,6 +6,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -245,3 +246,96 @@ def test_damaged_rows_are_one_line_and_exit_2(connect4_book, tmp_path, capsys, t
     code, out, err = run(capsys, *command, path, "--tt-mb", "16") if command[-1] != "dump" else run(capsys, *command, path)
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and err.startswith("gameproof: error:"), err
     assert path.read_bytes() == damaged
+
+
+@pytest.fixture(scope="module")
+def scored_books(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("scored")
+    books = {}
+    for game, depth in (("dots-boxes:1,2", 4), ("kalah:2,2", 3)):
+        books[game] = folder / f"{game.replace(':', '_')}.db"
+        book_build.build(load_game(game), depth, books[game], options=SMALL, scores=True)
+    return books
+
+
+@pytest.mark.parametrize("game", ["dots-boxes:1,2", "kalah:2,2"])
+def test_every_entry_of_a_book_with_scores_holds_the_exact_scores(scored_books, game):
+    from gameproof.search.score import exact_score
+
+    rules = load_game(game)
+    with Book(scored_books[game]) as opened:
+        entries = list(opened.entries())
+        assert opened.scored and {entry.method for entry in entries} >= {"children", "df-pn"}
+        for entry in entries:
+            solution = exact_score(RulesState(rules, entry.record), SMALL)
+            assert (entry.score, entry.move_scores) == (solution.score, solution.moves), entry.record
+            assert entry.value == Value.of_score(entry.score)
+            assert entry.moves == {move: Value.of_score(score) for move, score in solution.moves.items()}
+        depth = open_book(scored_books[game])[2]
+        assert book_check.verify(opened, rules, depth, book_check.by_search(SMALL)).problems == []
+
+
+@pytest.mark.parametrize("forged", ["leaf", "interior", "missing"])
+def test_a_forged_score_is_found_by_verify_and_refused_by_query(scored_books, tmp_path, capsys, forged):
+    """A score moved by one, even where its value stays the same, and a score dropped."""
+    path = tmp_path / "book.db"
+    shutil.copy(scored_books["dots-boxes:1,2"], path)
+    with Book(path, writable=True) as opened:
+        method = "children" if forged == "interior" else "df-pn"
+        entry = next(entry for entry in opened.entries() if entry.method == method and entry.score > 0)
+        if forged == "missing":
+            changed = replace(entry, score=None, move_scores={})
+        else:
+            changed = replace(entry, score=entry.score + 1,
+                              move_scores={move: score + (score > 0) for move, score in entry.move_scores.items()})
+        assert changed.value == entry.value
+        opened.put(changed)
+    code, out, _ = run(capsys, "book", "verify", path, "--tt-mb", "16")
+    assert code == 1 and "MISMATCH" in out and (entry.record or "(start)") in out
+    code, out, err = run(capsys, "book", "query", path, "--moves", entry.record, "--tt-mb", "16")
+    assert code == 2 and out == "" and "fails its re-check" in err and len(err.splitlines()) == 1
+
+
+def test_a_query_of_a_book_with_scores_gives_every_moves_score(scored_books, capsys):
+    path = scored_books["dots-boxes:1,2"]
+    code, out, _ = run(capsys, "book", "query", path, "--json", "--tt-mb", "16")
+    answer = json.loads(out)
+    assert code == 0 and answer["source"] == "book" and answer["score"] == 0
+    assert answer["move_scores"] == {"c2": 0} | {name: -2 for name in ("b1", "d1", "a2", "e2", "b3", "d3")}
+    code, out, _ = run(capsys, "book", "query", path, "--moves", "b1 d1 a2 e2 c2", "--json", "--tt-mb", "16")
+    beyond = json.loads(out)  # 5 plies: beyond the book, searched with scores
+    assert code == 0 and beyond["source"] == "df-pn" and beyond["score"] == max(beyond["move_scores"].values())
+    code, out, _ = run(capsys, "book", "query", path)
+    assert code == 0 and "score for the player to move: +0" in out and "-2  b1 d1 a2 e2 b3 d3" in out
+
+
+@pytest.mark.parametrize(("command", "message"), [
+    (["book", "build", "connect4:4,4", "{new}", "--depth", "1", "--score"], "declares no score"),
+    (["book", "build", "dots-boxes:1,2", "{values}", "--depth", "1", "--score"], "built without scores"),
+    (["book", "build", "dots-boxes:1,2", "{scored}", "--depth", "4"], "built with scores"),
+])
+def test_scores_asked_of_a_game_or_book_without_them_are_one_line(scored_books, tmp_path, capsys, command, message):
+    values = tmp_path / "values.db"
+    book_build.build(load_game("dots-boxes:1,2"), 1, values, options=SMALL)
+    scored = tmp_path / "scored.db"
+    shutil.copy(scored_books["dots-boxes:1,2"], scored)
+    before = {path: path.read_bytes() for path in (values, scored)}
+    fill = {"{new}": str(tmp_path / "new.db"), "{values}": str(values), "{scored}": str(scored)}
+    code, out, err = run(capsys, *(fill.get(word, word) for word in command))
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and message in err, err
+    assert {path: path.read_bytes() for path in before} == before and not (tmp_path / "new.db").exists()
+
+
+def test_scores_are_kept_and_read_back_and_a_book_from_before_scores_reads_as_one_without(tmp_path):
+    entry = Entry(77, "a1", 1, Value.WIN, {3: Value.LOSS, 64: Value.WIN}, score=5, move_scores={3: -1, 64: 5})
+    with Book(tmp_path / "book.db", writable=True) as opened:
+        opened.put(entry)
+        assert opened.get(77) == entry
+        opened.put(replace(entry, score=None, move_scores={}))
+        assert opened.get(77).score is None
+    assert Entry.from_json(json.loads(json.dumps(entry.as_json()))) == entry
+    with sqlite3.connect(tmp_path / "book.db") as db:  # as books were before scores had a table
+        db.execute("DROP TABLE scores")
+    db.close()
+    with Book(tmp_path / "book.db") as opened:
+        assert not opened.scored and opened.get(77) == replace(entry, score=None, move_scores={})

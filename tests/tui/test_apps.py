@@ -142,3 +142,56 @@ def test_every_command_line_opens_the_one_app_on_its_screen(monkeypatch):
     apps = {cls for module in modules for _, cls in inspect.getmembers(module, inspect.isclass)
             if issubclass(cls, textual.app.App) and cls.__module__.startswith("gameproof.")}
     assert apps == {GameproofApp}  # one app for every game
+
+
+def test_game_screen_shows_scores(screen):
+    from gameproof.framework.registry import load_game
+    from gameproof.framework.state import RulesState
+
+    async def scenario():
+        state = RulesState(load_game("dots-boxes:1,2"), "b1 a2 b3")  # c2 takes a box and moves again: +2
+        app = GameproofApp.game(GameSession(state, scores=True), Oracle(scores=True))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            session = app.screen.session
+            assert session.complete and session.value == 2 and session.state.move_name(session.best_move()) == "c2"
+            text = "\n".join(screen(app))
+            assert "score for second: +2" in text and "…" not in text
+            assert text.split().count("+2") == 2 and text.split().count("0") == 3  # c2 and the status; d1, d3, e2
+            cell = next(cell for cell, bit in enumerate(session.view.cell_moves) if bit == session.best_move())
+            assert "win" in app.screen.query_one(f"#sq-{cell}").classes
+            await pilot.press("p")  # perfect play: c2, and the same side moves again
+            await settle(app, pilot)
+            assert app.screen.session.record == "b1 a2 b3 c2" and "score for second: +2" in "\n".join(screen(app))
+    asyncio.run(scenario())
+
+
+def test_game_screen_refuses_a_session_and_an_oracle_that_disagree():
+    import pytest
+
+    with pytest.raises(ValueError):
+        GameScreen(GameSession(MnkState(MnkGame(3, 3, 3))), Oracle(scores=True))
+
+
+def test_tui_game_with_scores_and_a_book(monkeypatch, capsys, tmp_path):
+    from gameproof.framework.registry import load_game
+    from gameproof.search import book_build
+    from gameproof.search.dfpn import Options
+
+    opened = []
+    monkeypatch.setattr(GameproofApp, "run", lambda app: opened.append(app))
+    assert main(["tui", "kalah:2,2", "--score"]) == 0
+    assert opened[-1].first.session.scores and opened[-1].first.oracle.scores
+    assert main(["tui", "connect4:4,4", "--score"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "connect4:4,4 declares no score" in err
+    book_build.build(load_game("dots-boxes:1,2"), 1, tmp_path / "d12.db", scores=True, options=Options(tt_mb=16))
+    assert main(["tui", "dots-boxes:1,2", "--score", "--book", str(tmp_path / "d12.db")]) == 0
+    oracle = opened[-1].first.oracle
+    assert oracle.scores and oracle.book_path == str(tmp_path / "d12.db")
+    assert main(["tui", "dots-boxes:1,2", "--book", str(tmp_path / "d12.db")]) == 0
+    assert not opened[-1].first.oracle.scores
+    assert main(["tui", "dots-boxes:2,2", "--book", str(tmp_path / "d12.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "build another file" in err
+    assert len(opened) == 3  # no screen opened for a refused command

@@ -2,6 +2,7 @@
 
 import pytest
 
+from gameproof.answers import Value
 from gameproof.errors import BadInput
 from gameproof.games.mnk.state import MnkGame, MnkState
 from gameproof.games.othello.notation import PASS, parse_square
@@ -176,3 +177,223 @@ def test_oracle_gives_a_move_that_earns_another_turn_its_childs_own_value():
 
     state = RulesState(load_game("dots-boxes:1,2"), "b1 a2 b3")  # c2 takes the left box and moves again
     assert dict(Oracle().move_values(state)) == solve(state).moves
+
+
+# --- exact scores (`tui GAME --score`) ---------------------------------------------------------------------------
+
+def _rules_state(game: str, moves: str = ""):
+    from gameproof.framework.registry import load_game
+    from gameproof.framework.state import RulesState
+
+    return RulesState(load_game(game), moves)
+
+
+@pytest.mark.parametrize("game, records", [
+    ("dots-boxes:1,2", ["", "b1", "b1 a2 b3", "b1 a2 b3 c2"]),  # c2 there takes a box and moves again
+    ("kalah:2,2", ["", "a1", "a1 b1", "b1"]),  # a1 sows into the store: south moves again
+    ("othello:4", ["b1 c1 d3 a1"]),  # black has no move but a pass
+])
+def test_oracle_scores_are_the_exact_scores(game, records):
+    from gameproof.search.score import exact_score
+
+    oracle = Oracle(scores=True)  # one oracle, its score table kept from position to position
+    for record in records:
+        state = _rules_state(game, record)
+        exact = exact_score(state.copy())
+        assert dict(oracle.move_values(state)) == exact.moves, record
+        assert oracle.value(state) == exact.score, record
+
+
+def test_oracle_score_of_a_move_that_earns_another_turn_is_its_childs_own():
+    state = _rules_state("dots-boxes:1,2", "b1 a2 b3")
+    c2 = state.parse_move("c2")
+    scores = dict(Oracle(scores=True).move_values(state))
+    child = state.copy()
+    child.play(c2)
+    assert child.to_move == state.to_move  # the box earned another turn
+    assert scores[c2] == Oracle(scores=True).value(child) == 2 == max(scores.values())
+
+
+@pytest.mark.parametrize("game, record", [("dots-boxes:2,2", ""), ("kalah:2,2", ""), ("dots-boxes:1,2", "b1")])
+def test_principal_line_with_scores_keeps_the_exact_score(game, record):
+    from gameproof.answers import to_mover
+    from gameproof.search.score import exact_score, final_score
+
+    state = _rules_state(game, record)
+    line = Oracle(scores=True).principal_line(state)
+    end = state.copy()
+    for move in line:
+        end.play(move)
+    assert end.is_over()
+    assert to_mover(final_score(end), end.to_move != state.to_move) == exact_score(state.copy()).score
+
+
+def test_oracle_scores_of_a_finished_game_and_of_a_game_without_a_score():
+    from gameproof.search.score import final_score
+
+    state = _rules_state("dots-boxes:1,2")
+    for move in Oracle(scores=True).principal_line(state):
+        state.play(move)
+    assert Oracle(scores=True).value(state) == final_score(state)
+    with pytest.raises(BadInput, match="declares no score"):
+        Oracle(scores=True).value(_rules_state("connect4:4,4"))
+
+
+def test_oracle_score_search_stops_mid_search_and_keeps_its_table(monkeypatch):
+    """The stop callback is polled in chunks of a score search, not only between positions; a cancelled search
+    leaves the table right for the next."""
+    from gameproof.search.score import exact_score
+    from gameproof.tui import oracle as oracle_module
+
+    monkeypatch.setattr(oracle_module, "CHUNK", 64)
+    state = _rules_state("dots-boxes:2,2")
+    oracle, asked = Oracle(scores=True), []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) > 3  # once before the search, then in its chunks
+
+    with pytest.raises(Cancelled):
+        oracle.value(state, stop)
+    assert len(asked) == 4
+    assert oracle.value(state) == exact_score(state.copy(), with_moves=False).score
+
+
+def test_score_questions_poll_every_chunk():
+    from gameproof.search.score import ScoreQuestions
+
+    state = _rules_state("dots-boxes:2,2")
+    polls = {}
+    for chunk in (None, 64):
+        calls = []
+        questions = ScoreQuestions(state.game, progress=lambda *counts: calls.append(counts), chunk=chunk)
+        assert questions.exact(state.frames(), state.to_move) == 2
+        polls[chunk] = len(calls)
+    assert polls[64] > 10 * max(polls[None], 1)
+
+
+@pytest.mark.parametrize("scored", [True, False])
+def test_oracle_scores_from_a_book(tmp_path, scored):
+    """Entries of a book built with scores answer; a book without them is searched instead."""
+    from gameproof.search import book_build, book_check
+    from gameproof.search.dfpn import Options
+    from gameproof.search.score import exact_score
+
+    state = _rules_state("dots-boxes:1,2", "b1")
+    path = tmp_path / "d12.db"
+    book_build.build(state.game, 2, path, scores=scored, options=Options(tt_mb=16))
+    oracle = Oracle(path, vetting=book_check.passes_recheck(state.game, 2, book_check.consistency_only), scores=True)
+    assert dict(oracle.move_values(state)) == exact_score(state.copy()).moves
+    child = state.copy()
+    child.play(state.legal_moves()[0])
+    assert oracle.from_book(child) == scored
+
+
+def test_oracle_does_not_answer_a_score_from_an_entry_that_fails_its_vetting(tmp_path):
+    """A forged score is not shown: the entry fails its re-check against its children, and the search answers."""
+    from dataclasses import replace
+
+    from gameproof.search import book_build, book_check
+    from gameproof.search.book import Book
+    from gameproof.search.dfpn import Options
+
+    state = _rules_state("dots-boxes:1,2")
+    path = tmp_path / "d12.db"
+    book_build.build(state.game, 1, path, scores=True, options=Options(tt_mb=16))
+    truth = Oracle(scores=True).value(state)
+    with Book(path, writable=True) as opened:
+        opened.put(replace(opened.get(state.key), score=truth + 2))
+    with Book(path) as opened:
+        trusting = Oracle(path, vetting=lambda book, entry: True, scores=True)
+        assert trusting.value(state, book=opened) == truth + 2 and trusting.from_book(state)
+        vetting = book_check.passes_recheck(state.game, 1, book_check.consistency_only)
+        vetted = Oracle(path, vetting=vetting, scores=True)
+        assert vetted.value(state, book=opened) == truth and not vetted.from_book(state)
+
+
+def test_session_with_scores_best_move_and_zero():
+    state = _rules_state("dots-boxes:1,2")
+    session = GameSession(state, scores=True)
+    moves = state.legal_moves()
+    for move in moves[:-1]:
+        session.add_value(session.record, move, -2)
+    assert session.value is None and session.best_move() is None  # a score needs every move's
+    session.add_value(session.record, moves[-1], 0)
+    assert session.complete and session.value == 0 and session.best_move() == moves[-1]
+    for move, score in Oracle(scores=True).move_values(state):
+        session.add_value(session.record, move, score)
+    assert session.value == 0 and session.state.move_name(session.best_move()) == "c2"  # the only move that keeps the draw
+
+
+def test_session_with_scores_through_a_cell_of_a_move_of_several_parts():
+    session = GameSession(_rules_state("breakthrough:4,4"), scores=True)
+    first = sorted(session.next_cells())[0]
+    through = session.continuing([first])
+    assert len(through) > 1
+    for score, move in enumerate(through[:-1]):
+        session.add_value(session.record, move, score - 3)
+    assert session.value_through(first) is None
+    session.add_value(session.record, through[-1], -9)
+    assert session.value_through(first) == len(through) - 5
+
+
+def test_session_with_scores_when_the_mover_must_pass():
+    state = _rules_state("othello:4", "b1 c1 d3 a1")
+    session = GameSession(state, scores=True)
+    assert session.must_pass
+    for move, score in Oracle(scores=True).move_values(state):
+        session.add_value(session.record, move, score)
+    assert session.best_move() == session.view.pass_move and isinstance(session.value, int)
+
+
+def _trust_module():
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("symmetry_trust", Path(__file__).parents[1] / "games" / "test_symmetry_trust.py")
+    trust = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(trust)
+    return trust
+
+
+def test_oracle_values_a_file_games_positions_without_its_declared_symmetries(tmp_path):
+    """The same false mirror made the game screen show the start as a draw; it is a win for the first player."""
+    from gameproof.framework.registry import load_game
+    from gameproof.framework.state import RulesState
+    from gameproof.search.solve import solve
+
+    trust = _trust_module()
+    (tmp_path / "columns.py").write_text(trust.TEMPLATE.format(symmetries="Symmetry.MIRROR_COLS,", **trust.TRAPPED))
+    (tmp_path / "plain.py").write_text(trust.TEMPLATE.format(symmetries="", **trust.TRAPPED))
+    state = RulesState(load_game(str(tmp_path / "columns.py")))
+    truth = solve(RulesState(load_game(str(tmp_path / "plain.py"))), with_moves=True)
+    oracle = Oracle()
+    assert truth.value == Value.WIN and oracle.value(state) == truth.value
+    assert dict(oracle.move_values(state)) == truth.moves
+
+
+def test_oracle_scores_a_file_games_positions_without_its_declared_symmetries(tmp_path):
+    """A mirror that the rules of a file's game break five plies deep (tests/games/test_symmetry_trust.py) makes a
+    search that merges positions by it score the start 0; the oracle searches, and remembers positions, without
+    it, as `solve --score` does: the trap and its mirror image keep their own scores."""
+    from gameproof.framework.registry import load_game
+    from gameproof.framework.state import RulesState
+    from gameproof.search.score import ScoreQuestions, exact_score
+
+    trust = _trust_module()
+    scored = trust.TEMPLATE.format(symmetries="Symmetry.MIRROR_COLS,", **trust.TRAPPED).replace("\n\nGAME = ", '''
+
+def score(first, second):
+    outcome = result(first, second)
+    return 1 if outcome == WIN else -1 if outcome == LOSS else 0
+
+
+GAME = ''')
+    (tmp_path / "columns.py").write_text(scored)
+    state = RulesState(load_game(str(tmp_path / "columns.py")))
+    assert ScoreQuestions(state.game).exact(state.frames(), 0) == 0  # merged by the false mirror: wrong
+    oracle = Oracle(scores=True)
+    assert oracle.value(state) == exact_score(state.copy()).score == 1  # the first player wins, as minimax says
+    trap, mirror = (RulesState(state.game, moves) for moves in ("a1 c2 c1 d2 d1", "d1 b2 b1 a2 a1"))
+    assert trap.key == mirror.key and trap.legal_moves() == [] != mirror.legal_moves()
+    assert oracle.value(trap) == -1 and oracle.value(mirror) == exact_score(mirror.copy()).score != -1

@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from gameproof.commands._search import options_from_args, refuse_options, status_line
+from gameproof.commands._search import options_from_args, print_scores, refuse_options, status_line
 from gameproof.framework.declaration import Engine
 
 if TYPE_CHECKING:
@@ -56,9 +56,7 @@ def run_score(args: argparse.Namespace, load_state: Callable[[argparse.Namespace
     out = console()
     out.print(f"{state.game.name}  {state.described()}  to move: {names[state.to_move]}", markup=False)
     out.print(str(state), markup=False)
-    out.print(f"score for the player to move: [bold]{solution.score:+d}[/bold] (both sides playing for the most)")
-    for score in sorted(set(moves.values()), reverse=True):
-        out.print(f"  {score:+4d}  {' '.join(name for name, value in moves.items() if value == score)}", markup=False)
+    print_scores(out, solution.score, moves)
     out.print(f"{engine.value}: {solution.questions} questions, {solution.nodes:,} nodes in {solution.seconds:.3f} s")
     if written is not None:
         out.print(f"certificate: {written['path']} ({written['nodes']:,} positions, {written['bytes']:,} bytes, built in "

@@ -115,3 +115,10 @@ def print_values(out, heading: str, state, value: str, moves: dict[str, str]) ->
         squares = [name for name, v in moves.items() if v == kind]
         if squares:
             out.print(f"  {kind:<5} {' '.join(squares)}")
+
+
+def print_scores(out, score: int, moves: dict[str, int]) -> None:
+    """A position's exact score for the player to move, and its moves grouped by score, best first."""
+    out.print(f"score for the player to move: [bold]{score:+d}[/bold] (both sides playing for the most)")
+    for each in sorted(set(moves.values()), reverse=True):
+        out.print(f"  {each:+4d}  {' '.join(name for name, value in moves.items() if value == each)}", markup=False)

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 from gameproof.commands._files import Artefact, Naming, add_input, add_output
 from gameproof.commands._output import exit_codes, output_file
 from gameproof.commands._position import position_arguments, state_from_args
-from gameproof.commands._search import (backend_arguments, backend_from_args, options_from_args, print_values,
-                                        search_arguments)
+from gameproof.commands._search import (backend_arguments, backend_from_args, options_from_args, print_scores,
+                                        print_values, search_arguments)
 from gameproof.commands.certificate import printable
 
 if TYPE_CHECKING:
@@ -80,6 +80,9 @@ def build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--values-only", action="store_true",
                         help="solve each leaf's value only, not each of its moves' (faster; shallower entries "
                         "still get every move's value from their children)")
+    parser.add_argument("--score", action="store_true",
+                        help="keep each position's exact final score and each move's too (for a game that declares "
+                        "a score; slower: a score takes several searches)")
     backend_arguments(parser, "processes on this machine")
     search_arguments(parser)
 
@@ -98,7 +101,7 @@ def build_book(args: argparse.Namespace, game: Game, path: str) -> int:
     backend = backend_from_args(args)
     with job_progress(args.quiet or args.json, "book") as progress:
         report = build(game, args.depth, path, workers=args.workers, options=options_from_args(args, game),
-                       values_only=args.values_only, backend=backend, address=args.address,
+                       values_only=args.values_only, scores=args.score, backend=backend, address=args.address,
                        progress=progress)
     _print_summary(args, _build_summary(game, args.depth, path, report))
     return 0
@@ -127,18 +130,21 @@ def print_answer(args: argparse.Namespace, state: RulesState, answer: Answer) ->
 
     checked = None if answer.checked is None else answer.checked.value
     moves = named_moves(state, answer.moves)
+    scores = named_moves(state, answer.move_scores)
     if args.json:
         from gameproof.commands._output import print_json
 
-        print_json({"game": state.game.name, "played": state.record, "position": state.position, "value": answer.value,
-                    "moves": moves,
-                    "source": answer.source, "checked": checked})
+        found = {"game": state.game.name, "played": state.record, "position": state.position, "value": answer.value,
+                 "moves": moves, "source": answer.source, "checked": checked}
+        print_json(found if answer.score is None else found | {"score": answer.score, "move_scores": scores})
         return 0
     from gameproof.commands._output import console
 
+    out = console()
     source = answer.source if checked is None else f"{answer.source}, entry re-checked {checked}"
-    print_values(console(), f"{state.game.name}  {state.described()}  ({source})", state,
-                 answer.value, moves)
+    print_values(out, f"{state.game.name}  {state.described()}  ({source})", state, answer.value, moves)
+    if answer.score is not None:
+        print_scores(out, answer.score, scores)
     return 0
 
 
@@ -149,7 +155,9 @@ def print_dump(args: argparse.Namespace, opened: Book, game: Game, depth: int) -
 
     start = RulesState(game)  # names a move by its number alone, wherever it is played
     with opened:
-        entries = [entry.as_json() | {"moves": named_moves(start, entry.moves)} for entry in opened.entries()]
+        entries = [entry.as_json() | {"moves": named_moves(start, entry.moves)}
+                   | ({} if entry.score is None else {"move_scores": named_moves(start, entry.move_scores)})
+                   for entry in opened.entries()]
     if args.json:
         from gameproof.commands._output import print_json
 
@@ -159,8 +167,11 @@ def print_dump(args: argparse.Namespace, opened: Book, game: Game, depth: int) -
 
     out = console()
     for entry in entries:
-        moves = " ".join(f"{name}:{v}" for name, v in entry["moves"].items())
-        line = f"{entry['record'] or '(start)':<20} {entry['value']:<5} {entry['method']:<8} {moves}"
+        scores = entry.get("move_scores", {})
+        moves = " ".join(f"{name}:{v}" + (f"({scores[name]:+d})" if name in scores else "")
+                         for name, v in entry["moves"].items())
+        score = "" if "score" not in entry else f" {entry['score']:+d}"
+        line = f"{entry['record'] or '(start)':<20} {entry['value'] + score:<8} {entry['method']:<8} {moves}"
         out.print(printable(line), markup=False)
     return 0
 

@@ -43,13 +43,21 @@ def register(commands: argparse._SubParsersAction) -> None:
     othello.set_defaults(handler=run_othello)
 
     game = sub.add_parser(GAME_SUBCOMMAND, help="play any declared game (`gameproof tui connect4:5,4` is short for "
-                          "`gameproof tui game connect4:5,4`); every legal move shows its proven value",
+                          "`gameproof tui game connect4:5,4`); every legal move shows its proven value or score",
                           description="A board of any declared game whose legal moves are coloured by their proven "
-                          "value (win/draw/loss for the side to move), solved in the background by the game's own "
-                          f"search. Keys: {_KEYS} In games played by columns a typed column letter (c) plays; "
+                          "value (win/draw/loss for the side to move; with --score the exact final score, coloured by "
+                          "its sign), solved in the background by the game's own search or read from a --book. "
+                          f"Keys: {_KEYS} In games played by columns a typed column letter (c) plays; "
                           "space passes when a pass is the only move.")
     game.add_argument("game", metavar="GAME", help=GAME_HELP)
     position_arguments(game, 'moves played first, e.g. "d c d" (Connect Four) or "c4 e3"')
+    game.add_argument("--score", action="store_true",
+                      help="show exact final scores instead of win/draw/loss: each move's score for the side to move "
+                      "under perfect play (for games that declare a score, such as othello:4, dots-boxes:2,2, kalah:3,3)")
+    game.add_argument("--book", metavar="FILE",
+                      help="a book of this game (from `gameproof book build`) to answer from: an entry is shown once it "
+                      "passes a re-check (interior entries against their children, leaves for consistency); with "
+                      "--score, entries of a book built with scores")
     game.set_defaults(handler=run_game)
 
 
@@ -69,17 +77,30 @@ def run_mnk(args: argparse.Namespace) -> int:
 
 
 def run_game(args: argparse.Namespace) -> int:
+    from gameproof.tui.oracle import Oracle
+
     state = _state(args)
-    return _play(state)
+    if args.score:
+        state.game.require_score()
+    if args.book is None:
+        return _play(state, Oracle(scores=args.score))
+    from gameproof.search.book_check import consistency_only, passes_recheck
+    from gameproof.search.book_game import open_book
+
+    opened, _, depth = open_book(args.book, state.game)  # checks that the book is for this game
+    opened.close()
+    vetting = passes_recheck(state.game, depth, consistency_only)
+    return _play(state, Oracle(args.book, vetting=vetting, scores=args.score))
 
 
 def _play(state: Position, oracle: Oracle | None = None) -> int:
-    """Open the game screen on `state`, its values from `oracle` (by default: the game's search alone)."""
+    """Open the game screen on `state`, its values (or scores) from `oracle` (by default: the game's search alone)."""
     from gameproof.tui.app import GameproofApp
     from gameproof.tui.game_model import GameSession
     from gameproof.tui.oracle import Oracle
 
-    GameproofApp.game(GameSession(state), oracle or Oracle()).run()
+    oracle = oracle or Oracle()
+    GameproofApp.game(GameSession(state, scores=oracle.scores), oracle).run()
     return 0
 
 

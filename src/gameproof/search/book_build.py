@@ -16,12 +16,13 @@ from gameproof.framework.game import Game
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 from gameproof.interrupts import RulesBroken
-from gameproof.search.book import Book, Entry
+from gameproof.search.book import SCORED, Book, Entry
 from gameproof.search.book_game import Identity, open_book
 from gameproof.search.confirm import relies_on_declared_symmetries
 from gameproof.search.dfpn import Options
 from gameproof.search.exact import final_value
 from gameproof.search.jobs import Backend, Job, Progress, run_jobs
+from gameproof.search.score import ScoreSolution, exact_score, final_score
 from gameproof.search.solve import solve
 from gameproof.search.tt import TranspositionTable
 
@@ -84,23 +85,31 @@ def check_merges(layers: list[list[RulesState]]) -> None:
                                      "symmetries that its rules keep everywhere")
 
 
-def finished_entry(state: RulesState) -> Entry:
-    """The entry of a finished game."""
-    return Entry(state.key, state.record, len(state.history), final_value(state), {}, method="over")
+def finished_entry(state: RulesState, scored: bool) -> Entry:
+    """The entry of a finished game (with its final score when `scored`)."""
+    return Entry(state.key, state.record, len(state.history), final_value(state), {}, method="over",
+                 score=final_score(state) if scored else None)
 
 
-def from_children(state: RulesState, book: Book) -> tuple[Value, dict[int, Value]]:
-    """Value and move values of the unfinished ``state`` from book entries one ply deeper."""
-    moves = {}
+def from_children(state: RulesState, book: Book) -> Entry:
+    """The entry of the unfinished ``state`` backed up from book entries one ply deeper: its value and its moves'
+    (and their exact scores, in a book built with scores)."""
+    scored = book.scored
+    moves: dict[int, Value] = {}
+    scores: dict[int, int] = {}
     mover = state.to_move
     for move in state.legal_moves():
         state.play(move)
         child, turn_passed = book.get(state.key), state.to_move != mover
         state.undo()
-        if child is None:
-            raise BadInput(f"the book lacks the position after {state.record} {state.move_name(move)}".replace("  ", " "))
+        if child is None or scored and child.score is None:
+            lacks = "position" if child is None else "score of the position"
+            raise BadInput(f"the book lacks the {lacks} after {state.record} {state.move_name(move)}".replace("  ", " "))
         moves[move] = to_mover(child.value, turn_passed)
-    return Value.best(moves.values()), moves
+        if scored:
+            scores[move] = to_mover(child.score, turn_passed)
+    return Entry(state.key, state.record, len(state.history), Value.best(moves.values()), moves, method="children",
+                 score=max(scores.values()) if scored else None, move_scores=scores)
 
 
 def solve_leaves(game: str, records: list[str], options: Options, with_moves: bool,
@@ -128,6 +137,28 @@ def solve_leaves(game: str, records: list[str], options: Options, with_moves: bo
         entries.append(Entry(state.key, record, len(state.history), solution.value, dict(solution.moves),
                              solution.nodes, solution.seconds).as_json())
     return entries
+
+
+def score_leaves(game: str, records: list[str], options: Options, with_moves: bool) -> list[dict[str, Any]]:
+    """One job of a book built with scores: the entries (as JSON) of the positions after ``records``, each with its
+    exact score (:func:`~gameproof.search.score.exact_score`, on a table of its own) and, with ``with_moves``,
+    each move's."""
+    rules = load_game(game)
+    entries = []
+    for record in records:
+        state = RulesState(rules, record)
+        try:
+            entries.append(scored_entry(state, exact_score(state, options, with_moves=with_moves)).as_json())
+        except RulesBroken as broken:
+            raise broken.below(len(state.history)) from None
+    return entries
+
+
+def scored_entry(state: RulesState, solution: ScoreSolution) -> Entry:
+    """The book's entry of `state` solved with scores: its values are the signs of the scores."""
+    moves = {move: Value.of_score(score) for move, score in solution.moves.items()}
+    return Entry(state.key, state.record, len(state.history), Value.of_score(solution.score), moves, solution.nodes,
+                 solution.seconds, score=solution.score, move_scores=dict(solution.moves))
 
 
 def subtree_jobs(leaves: list[RulesState], depth: int, game: Game, options: Options, with_moves: bool,
@@ -184,10 +215,12 @@ class BuildReport:
 
 
 def build(game: Game, depth: int, path: str | Path, *, workers: int | None = None, options: Options = Options(),
-          values_only: bool = False, backend: Backend = Backend.LOCAL, address: str | None = None,
-          progress: Progress | None = None) -> BuildReport:
+          values_only: bool = False, scores: bool = False, backend: Backend = Backend.LOCAL,
+          address: str | None = None, progress: Progress | None = None) -> BuildReport:
     """Solve every symmetry-distinct position ``depth`` plies deep as jobs (resuming a partial file: the
-    book is the journal), then back up. ``values_only`` leaves keep their value only (faster). The workers
+    book is the journal), then back up. ``values_only`` leaves keep their value only (faster). With ``scores``
+    (for a game that declares a score) every entry keeps its exact score and its moves' too, and each worker
+    searches its leaves on a table of its own of ``options.tt_mb`` MiB. The workers
     (by default one locally, in this process, and one per CPU of a Ray cluster) share one transposition
     table of ``options.tt_mb`` MiB a machine (:func:`~gameproof.search.jobs.run_jobs`); local workers are threads
     of this process (the kernels release the GIL), Ray's are processes."""
@@ -196,6 +229,8 @@ def build(game: Game, depth: int, path: str | Path, *, workers: int | None = Non
                        f"lasts), got {depth}")
     if workers is not None and not 1 <= workers <= MOST_WORKERS:
         raise BadInput(f"--workers must be between 1 and {MOST_WORKERS}, got {workers}")
+    if scores:
+        game.require_score()
     began = time.perf_counter()
     target = Path(path).resolve()  # the file itself: a link to where no file is yet stays as it was
     existed = target.exists()
@@ -203,7 +238,7 @@ def build(game: Game, depth: int, path: str | Path, *, workers: int | None = Non
     book, game, depth = open_book(path, game, depth)
     report = BuildReport()
     try:
-        _build(book, game, depth, report, workers, options, values_only, backend, address, progress)
+        _build(book, game, depth, report, workers, options, values_only, scores, backend, address, progress)
     except BaseException:
         if blank and report.solved == 0:  # a failed build that solved nothing leaves the file as it found it
             if existed:
@@ -216,26 +251,31 @@ def build(game: Game, depth: int, path: str | Path, *, workers: int | None = Non
 
 
 def _build(book: Book, game: Game, depth: int, report: BuildReport, workers: int | None, options: Options,
-           values_only: bool, backend: Backend, address: str | None, progress: Progress | None) -> None:
+           values_only: bool, scores: bool, backend: Backend, address: str | None, progress: Progress | None) -> None:
     """Fill ``book`` (see :func:`build`)."""
     with book:
         leaves = "values" if values_only else "moves"
+        begun = "leaves" in book.meta()
         if book.meta().setdefault("leaves", leaves) != leaves:
             raise BadInput(f"{book.path} keeps its leaves' {book.meta()['leaves']} only; resume it the same way")
-        book.set_meta(leaves=leaves)
+        if begun and book.scored != scores:
+            raise BadInput(f"{book.path} was built {'with' if book.scored else 'without'} scores; resume it the "
+                           "same way" + (" (--score)" if book.scored else ""))
+        scored_name, scored_value = SCORED
+        book.set_meta(leaves=leaves, **{scored_name: scored_value if scores else "none"})
         layers = levels(RulesState(game), depth)
         check_merges(layers)
         done = book.keys()
         todo = [s for s in layers[depth] if not s.is_over()]
         report.skipped = sum(1 for s in todo if s.key in done)
         for state in (s for layer in layers for s in layer if s.is_over() and s.key not in done):
-            book.put(finished_entry(state))
+            book.put(finished_entry(state, scores))
         jobs = subtree_jobs(todo, depth, game, options, not values_only, workers or 1)
-        run_jobs(solve_leaves, jobs, _BookJournal(book, report, jobs), backend=backend, workers=workers,
-                 address=address, progress=progress, shared_table_mb=options.tt_mb, threads=True)
+        run_jobs(score_leaves if scores else solve_leaves, jobs, _BookJournal(book, report, jobs), backend=backend,
+                 workers=workers, address=address, progress=progress,
+                 shared_table_mb=None if scores else options.tt_mb, threads=True)
         for layer in reversed(layers[:depth]):
             for state in layer:
                 if not state.is_over():
-                    value, moves = from_children(state, book)
-                    book.put(Entry(state.key, state.record, len(state.history), value, moves, method="children"))
+                    book.put(from_children(state, book))
         report.entries = len(book)

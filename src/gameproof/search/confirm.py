@@ -25,13 +25,19 @@ from gameproof.search.exact import Solution, final_value
 from gameproof.search.tt import TranspositionTable
 
 if TYPE_CHECKING:
+    from gameproof.framework.game import Game
     from gameproof.search.certificate import Certificate
 
 
 def relies_on_declared_symmetries(state: RulesState) -> bool:
     """Whether a solve of `state` merges positions by symmetries that no test of gameproof's checks: those a game
     from a user's file declares."""
-    return len(state.game.symmetries) > 1 and not is_builtin(state.game.spec)
+    return declares_unchecked_symmetries(state.game)
+
+
+def declares_unchecked_symmetries(game: Game) -> bool:
+    """Whether `game` is a user file's that declares symmetries (which no test of gameproof's checks)."""
+    return len(game.symmetries) > 1 and not is_builtin(game.spec)
 
 
 def confirm_symmetries(state: RulesState, loading: str, solution: Solution, table: TranspositionTable | None,

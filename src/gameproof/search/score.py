@@ -41,12 +41,15 @@ class ScoreSolution:
 
 class ScoreQuestions:
     """Binary score questions about positions of one game, searched over one table by `engine`: the table holds
-    the answers of one threshold at a time (it is cleared when the threshold moves)."""
+    the answers of one threshold at a time (it is cleared when the threshold moves). `progress` is called with
+    (nodes, TT entries, TT capacity) every `chunk` search steps (by default the searches' own chunk); raising in it
+    stops the question."""
 
     def __init__(self, game: Game, options: Options = Options(), engine: Engine | None = None,
-                 progress: Callable[[int, int, int], None] | None = None) -> None:
+                 progress: Callable[[int, int, int], None] | None = None, chunk: int | None = None) -> None:
         game.require_score()
         self.game, self.options, self.progress = game, options, progress
+        self._chunk = {} if chunk is None else {"chunk": chunk}
         self.engine = engine or game.spec.engine
         self.table = TranspositionTable(options.tt_mb, game.max_positions)
         self.threshold: int | None = None  # the first player's threshold the table's answers are about
@@ -94,9 +97,9 @@ class ScoreQuestions:
         search = self.search
         try:
             if isinstance(search, AlphaBeta):
-                value = search.value(frames, self.progress)
+                value = search.value(frames, self.progress, **self._chunk)
                 return value > 0 if strict else value >= 0
-            return search.prove(frames, mover, not strict, self.progress)
+            return search.prove(frames, mover, not strict, self.progress, **self._chunk)
         except RulesBroken as broken:
             raise broken.of(self.game.name) from None
 
@@ -134,21 +137,27 @@ def unsymmetric(game: Game) -> Game:
     return Game(dataclasses.replace(game.spec, symmetries=()), game.parameters)
 
 
+def searched_game(game: Game) -> Game:
+    """The game whose positions score searches tell apart: `game` itself, or without its declared symmetries (see
+    :func:`unsymmetric`) when they are a user file's, which no test of gameproof's checks."""
+    from gameproof.search.confirm import declares_unchecked_symmetries
+
+    return unsymmetric(game) if declares_unchecked_symmetries(game) else game
+
+
 def exact_score(state: RulesState, options: Options = Options(), *, with_moves: bool = True,
                 engine: Engine | None = None, progress: Callable[[int, int, int], None] | None = None) -> ScoreSolution:
     """The exact final score of `state` for the side to move under perfect play (both sides maximise their own
     score), and with `with_moves` each legal move's score for that side (keyed by move code).
 
-    A game from a user's file that declares symmetries is searched without them (see :func:`unsymmetric`)."""
-    from gameproof.search.confirm import relies_on_declared_symmetries
-
+    A game from a user's file that declares symmetries is searched without them (see :func:`searched_game`)."""
     started = time.perf_counter()
     game = state.game
     game.require_score()
     if state.is_over():
         return ScoreSolution(final_score(state))
-    if relies_on_declared_symmetries(state):
-        state = RulesState.at(unsymmetric(game), state.words, state.to_move)
+    if (searched := searched_game(game)) is not game:
+        state = RulesState.at(searched, state.words, state.to_move)
     questions = ScoreQuestions(state.game, options, engine, progress)
     me = state.to_move
     score = questions.exact(state.frames(), me)

@@ -1,5 +1,5 @@
 """The model behind the game screen (`gameproof tui mnk`, `gameproof tui GAME`): a position, a cursor cell and
-proven values, without Textual."""
+proven values (or exact scores), without Textual."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from gameproof.errors import BadInput
 from gameproof.framework.declaration import Notation
 from gameproof.answers import Value
 from gameproof.tui.game_view import GameView, Position, view_of
+from gameproof.tui.oracle import Proven
 
 
 class GameSession:
@@ -14,15 +15,17 @@ class GameSession:
 
     Cells are numbered row by row from a1 (``row * cols + col``); moves are the position's own. A move of
     several parts (a piece, then its target) is chosen cell by cell: ``chosen`` holds the parts chosen so far.
-    Values arrive from a background search tagged with the record they belong to; stale ones are ignored.
+    Values arrive from a background search tagged with the record they belong to; stale ones are ignored. With
+    `scores` they are exact final scores (ints, for the mover), and the best move is the one that scores most.
     """
 
-    def __init__(self, state: Position) -> None:
+    def __init__(self, state: Position, scores: bool = False) -> None:
         self.state = state
+        self.scores = scores
         self.view: GameView = view_of(state)
         last = self.view.cell_of(state.history[-1]) if state.history else None
         self.cursor = self.view.centre if last is None else last
-        self.values: dict[int, Value] = {}
+        self.values: dict[int, Proven] = {}
         self.line: list[int] | None = None
         self.chosen: list[int] = []
 
@@ -84,12 +87,19 @@ class GameSession:
         depth = len(self.chosen)
         return {self.view.codes.decode(move)[depth] for move in self.continuing(self.chosen)}
 
-    def value_through(self, bit: int) -> Value | None:
-        """The best proven value of the moves that take `bit` as their next part (None until it is certain)."""
-        values = [self.values.get(move) for move in self.continuing([*self.chosen, bit])]
-        if Value.WIN in values:
+    def value_through(self, bit: int) -> Proven | None:
+        """The best proven value (or score) of the moves that take `bit` as their next part (None until it is
+        certain)."""
+        return self._best([self.values.get(move) for move in self.continuing([*self.chosen, bit])])
+
+    def _best(self, results: list[Proven | None]) -> Proven | None:
+        """The best of some moves' results (None: not proven yet) once it is certain: a winning move settles a
+        value; a score needs every move's."""
+        if not self.scores and Value.WIN in results:
             return Value.WIN
-        return None if None in values or not values else Value.best(values)
+        if None in results or not results:
+            return None
+        return max(results) if self.scores else Value.best(results)
 
     def clear_choice(self) -> bool:
         """Forget the parts chosen so far; whether there were any."""
@@ -127,7 +137,7 @@ class GameSession:
         self.line = None
         self.chosen = []
 
-    def add_value(self, record: str, move: int, value: str) -> bool:
+    def add_value(self, record: str, move: int, value: Proven) -> bool:
         """Record a proven move value for the position after ``record``; False (ignored) if that is not this one."""
         if record != self.record:
             return False
@@ -146,16 +156,16 @@ class GameSession:
         return len(self.values) == len(self.state.legal_moves())
 
     @property
-    def value(self) -> Value | None:
-        """The position's value for the mover once it is certain: a winning move found, or every move proven."""
+    def value(self) -> Proven | None:
+        """The position's value (or score) for the mover once it is certain: a winning move found, or every move
+        proven."""
         if self.state.is_over():
             return None
-        if Value.WIN in self.values.values():
-            return Value.WIN
-        return Value.best(self.values.values()) if self.complete else None
+        return self._best([self.values.get(move) for move in self.state.legal_moves()])
 
     def best_move(self) -> int | None:
-        """The first move (in move order) that keeps the position's value; None until it is known."""
+        """The first move (in move order) that keeps the position's value (scores the most); None until it is
+        known."""
         value = self.value
         if value is None:
             return None

@@ -1,5 +1,5 @@
-"""The game screen (`gameproof tui mnk`, `gameproof tui GAME`): a board coloured by proven values, solved in a
-background worker."""
+"""The game screen (`gameproof tui mnk`, `gameproof tui GAME`): a board coloured by proven values (or exact
+scores), solved in a background worker."""
 
 from __future__ import annotations
 
@@ -14,13 +14,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
+from gameproof.answers import Value
 from gameproof.errors import BadInput
 from gameproof.framework.declaration import Notation
 from gameproof.tui.board import Board
 from gameproof.tui.game_model import GameSession
 from gameproof.tui.game_view import Position
 from gameproof.tui.keys import SquareEntry
-from gameproof.tui.oracle import Cancelled, Oracle
+from gameproof.tui.oracle import Cancelled, Oracle, Proven
 
 _COMMAND_KEYS = "pqu"
 _HELP = {Notation.CELL: "arrows + enter, a click, or a typed square (b2) plays a move",
@@ -29,8 +30,14 @@ _PARTS_HELP = ("a move is chosen cell by cell ({parts}), each by arrows + enter,
                "escape starts it again")
 
 
+def signed(score: int) -> str:
+    """A score as the screen shows it: ``+4``, ``0``, ``-2``."""
+    return f"{score:+d}" if score else "0"
+
+
 class GameScreen(Screen[None]):
-    """Play a game; every legal move's cell shows its proven value (win/draw/loss for the side to move)."""
+    """Play a game; every legal move's cell shows its proven value (win/draw/loss for the side to move), or with
+    scores its exact score for the side to move, coloured by its sign."""
 
     TITLE = "gameproof tui"
     DEFAULT_CSS = """
@@ -57,6 +64,8 @@ class GameScreen(Screen[None]):
     ]
 
     def __init__(self, session: GameSession, oracle: Oracle) -> None:
+        if session.scores != oracle.scores:
+            raise ValueError("the session and the oracle must both show scores, or both values")
         super().__init__()
         self.session = session
         self.oracle = oracle
@@ -110,7 +119,7 @@ class GameScreen(Screen[None]):
         except Cancelled:
             return
 
-    def proven(self, record: str, move: int, value: str) -> None:
+    def proven(self, record: str, move: int, value: Proven) -> None:
         if self.session.add_value(record, move, value):
             self.redraw()
 
@@ -137,7 +146,8 @@ class GameScreen(Screen[None]):
                 value = offered[bit]
                 name = state.move_name(bit) if view.codes.parts == 1 else state.game.board.cell_name(bit)
                 top = name if mark == "-" else f"{mark} {name}"
-                board.paint(cell, f"{top}\n{value or '…'}", [*classes, value or "pending"])
+                board.paint(cell, f"{top}\n{self._shown(value)}",
+                            [*classes, "pending" if value is None else self._colour(value)])
             elif mark != "-":
                 board.paint(cell, mark, [*classes, "stone", *(["last"] if cell == last_cell else [])])
             else:
@@ -148,6 +158,16 @@ class GameScreen(Screen[None]):
         self.query_one("#value", Static).update(self._value_text())
         self.query_one("#line", Static).update(self._line_text())
         self.query_one("#typed", Static).update(f"typed: {self.entry.text}" if self.entry.text else "")
+
+    def _shown(self, value: Proven | None) -> str:
+        """A value, or a signed score, in words; ``…`` while it is not known."""
+        if value is None:
+            return "…"
+        return signed(value) if self.session.scores else str(value)
+
+    def _colour(self, value: Proven) -> str:
+        """The class a value's cell is painted with: win, draw or loss (for a score, by its sign)."""
+        return str(Value.of_score(value) if self.session.scores else value)
 
     def _turn_text(self) -> str:
         session = self.session
@@ -165,7 +185,8 @@ class GameScreen(Screen[None]):
         progress = "" if done == total else f"  (solving: {done} of {total} moves proven)"
         booked = self._moves_from_book()
         source = f"  ({booked} of {done} from the book)" if booked else ""
-        return f"value for {session.mover}: [b]{session.value or '…'}[/b]{progress}{source}"
+        what = "score" if session.scores else "value"
+        return f"{what} for {session.mover}: [b]{self._shown(session.value)}[/b]{progress}{source}"
 
     def _moves_from_book(self) -> int:
         """How many of the move values shown were read from the book."""

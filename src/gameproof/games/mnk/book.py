@@ -40,12 +40,14 @@ def open_book(path: str | Path, game: MnkGame | None = None, depth: int | None =
 
 def by_minimax(game: MnkGame, max_empty: int) -> LeafCheck:
     """The m,n,k leaf re-check: plain minimax on leaves with at most ``max_empty`` empty squares."""
-    def check(state: MnkState, with_moves: bool) -> tuple[Recheck, Value, dict[int, Value]] | None:
+    def check(state: MnkState, with_moves: bool, scored: bool) -> tuple[Recheck, Entry] | None:
+        """(An m,n,k game has no score: `scored` asks for none that it could give.)"""
         if game.cells - len(state.history) > max_empty:
             return None
         found = reference.move_values(state.marks(), game.rows, game.cols, game.k, game.variant)
         moves = {move: Value.of_score(score) for move, score in found.items()}
-        return Recheck.BY_MINIMAX, Value.best(moves.values()), moves if with_moves else {}
+        return Recheck.BY_MINIMAX, Entry(state.key, state.record, len(state.history), Value.best(moves.values()),
+                                         moves if with_moves else {})
 
     return check
 
