@@ -129,7 +129,8 @@ def _describe_game(args: argparse.Namespace) -> int:
         "notation": spec.notation.value, "players": list(spec.player_names), "passes": game.has_passes,
         "moves": {"parts": list(spec.parts), "codes": game.pass_move, "most": game.max_moves,
                   "turn_argument": spec.turn_argument},
-        "words": game.words, "layers": game.layers, "max_plies": game.max_plies, "score": game.has_score,
+        "words": game.words, "layers": game.layers, "max_plies": None if game.may_repeat else game.max_plies,
+        "repetition": None if spec.repetition is None else spec.repetition.value, "score": game.has_score,
         "extra_turns": game.has_turns,
         "position_text": describe_format(game),
     }
@@ -149,7 +150,9 @@ def _describe_game(args: argparse.Namespace) -> int:
         f"board: {board.rows} rows x {board.cols} columns ({board.rows * board.cols} cells); a position is "
         f"{game.layers} layer{'s' * (game.layers != 1)} of cells in {game.words} word{'s' * (game.words != 1)}",
         f"moves: {' then '.join(spec.parts)}" + (f" (at most {game.max_moves} a position)" if not game.is_placement
-                                                   else "") + f"; a game lasts at most {game.max_plies} plies"
+                                                   else "") + (f"; a position may repeat ({spec.repetition.value} if "
+                                                               "play never ends)" if game.may_repeat else
+                                                               f"; a game lasts at most {game.max_plies} plies")
         + ("; the rules see the side to move" if spec.turn_argument else ""),
         f"players: {' then '.join(spec.player_names)}{'; a side with no move passes' if game.has_passes else ''}"
         + ("; the position says who moves (a move may earn another)" if game.has_turns else "")
@@ -208,7 +211,9 @@ def run_check(args: argparse.Namespace) -> int:
     for r in reports:
         out.print(f"{r.game}: rules self-check passed: {r.playouts:,} random games, {r.positions:,} positions, "
                   f"{r.moves:,} moves played, {r.images:,} symmetry images ({', '.join(r.symmetries)}); longest game "
-                  f"{r.longest} plies of at most {r.max_plies} [{r.seconds:.2f} s]", markup=False, soft_wrap=True)
+                  f"{r.longest} plies of " + (f"at most {r.max_plies}" if r.max_plies is not None else
+                                              "a game that may repeat") + f" [{r.seconds:.2f} s]",
+                  markup=False, soft_wrap=True)
     return 0
 
 
@@ -367,9 +372,9 @@ def run_perft(args: argparse.Namespace) -> int:
     from gameproof.search.perft import fast_perft
 
     state = _state(args)
-    if not 0 <= args.depth <= state.game.max_plies:
-        raise BadInput(f"perft depth must be between 0 and {state.game.max_plies} (the longest game of "
-                       f"{state.game.name}), got {args.depth}")
+    if args.depth < 0 or not state.game.may_repeat and args.depth > state.game.max_plies:
+        most = "" if state.game.may_repeat else f" and {state.game.max_plies} (the longest game of {state.game.name})"
+        raise BadInput(f"perft depth must be between 0{most}, got {args.depth}")
     fast_perft(state, 1)  # compile (or load) the kernel before timing
     started = time.perf_counter()
     paths = fast_perft(state, args.depth, count_finished=args.count_finished)

@@ -121,6 +121,15 @@ class Engine(enum.Enum):
     ALPHABETA = "alphabeta"
 
 
+class Repetition(enum.Enum):
+    """What a game that may repeat a position (and so need not end) makes of play that goes on for ever."""
+
+    DRAW = "draw"
+    """A game that never ends is a draw; so is one where a position comes round again, which gives every position
+    the same value (a side that can force a win can force it without repeating a position, and a side that cannot
+    lose keeps the draw by repeating)."""
+
+
 class Notation(enum.Enum):
     """How moves are named: by cell (``c4``) or, for games that drop a piece into a column, by column (``c``)."""
 
@@ -258,7 +267,7 @@ class PositionFormat:
 
 #: The kind of each GameSpec field that is one value, and of each item of those that are tuples.
 _FIELD_KINDS = {"name": str, "summary": str, "perspective": bool, "notation": Notation, "pieces": str,
-                "lookahead": bool, "engine": Engine, "turn_argument": bool}
+                "lookahead": bool, "engine": Engine, "turn_argument": bool, "repetition": (Repetition, type(None))}
 _FIELD_TUPLES = {"parameters": Parameter, "player_names": str, "aliases": str, "parts": str, "joiners": str}
 
 
@@ -280,7 +289,9 @@ class GameSpec:
     ``symmetries``: the board symmetries under which the rules are unchanged (a tuple, or a function of the
     parameters giving one); none is assumed (identity only) unless declared. ``max_plies(**parameters)``:
     the most plies (passes included) a game can last; without it, one move per cell (and, with passes, one
-    pass after each move and one more).
+    pass after each move and one more). ``repetition``: a game that may repeat a position, and so need not end,
+    declares what never ending means instead of ``max_plies`` (:class:`Repetition`); it is solved by retrograde
+    analysis (``gameproof tablebase build``), and refused by every search that assumes each game ends.
 
     ``parts``: the names of a move's parts, each a cell (one part, a placement game, by default); the rules
     give the cells of each part after the first with a function ``legal_<part>``, and ``joiners`` the text
@@ -316,6 +327,7 @@ class GameSpec:
     estimate_weight: int = ESTIMATE_WEIGHT
     aliases: tuple[str, ...] = ()
     position_format: PositionFormat | None = None
+    repetition: Repetition | None = None
 
     def __post_init__(self) -> None:
         """TypeError, naming the field, for a declaration whose fields are not of the kinds declared above."""
@@ -326,7 +338,8 @@ class GameSpec:
                 raise TypeError(f"game {self.name!r}: its rules module {self.rules.__name__} has no function {required}()")
         for name, kind in _FIELD_KINDS.items():
             if not isinstance(getattr(self, name), kind):
-                raise TypeError(f"game {self.name!r}: {name} must be a {kind.__name__}, not {getattr(self, name)!r:.60}")
+                kinds = " or ".join(k.__name__ for k in kind) if isinstance(kind, tuple) else kind.__name__
+                raise TypeError(f"game {self.name!r}: {name} must be a {kinds}, not {getattr(self, name)!r:.60}")
         for name, kind in _FIELD_TUPLES.items():
             value = getattr(self, name)
             if not isinstance(value, (tuple, list)) or not all(isinstance(item, kind) for item in value):
@@ -354,6 +367,9 @@ class GameSpec:
         if callable(getattr(self.rules, "to_move", None)) and (self.perspective or self.lookahead):
             raise TypeError(f"game {self.name!r}: a game whose rules say who moves (to_move) must declare "
                             "perspective=False (its words are absolute) and no lookahead")
+        if self.repetition is not None and (self.max_plies is not None or callable(getattr(self.rules, "plies_left", None))):
+            raise TypeError(f"game {self.name!r}: a game that may repeat a position (repetition) has no longest game: "
+                            "declare max_plies (or plies_left) or repetition, not both")
         if len(self.player_names) != 2:
             raise TypeError(f"game {self.name!r}: player_names must name the two players, not {self.player_names!r:.60}")
         self._check_position_text()

@@ -158,10 +158,25 @@ class Game:
         """The code of `move` under `symmetry`."""
         return mapped_move(self.codes, self.board.permutation(symmetry), move)
 
+    @property
+    def may_repeat(self) -> bool:
+        """Whether a game may repeat a position and so need not end (it declares ``repetition``)."""
+        return self.spec.repetition is not None
+
+    def refuse_if_repeating(self) -> None:
+        """BadInput, one line, for a game that may repeat a position: a search that assumes every game ends would
+        be wrong about it."""
+        if self.may_repeat:
+            raise BadInput(f"{self.name} may repeat a position (it declares repetition, not max_plies): a search that "
+                           "assumes every game ends cannot solve it; its tablebase can (gameproof tablebase build "
+                           f"{self.name} FILE)")
+
     @cached_property
     def max_plies(self) -> int:
         """The most plies (passes included) a game lasts: the declared ``max_plies``, else one move per cell (with
-        passes, a pass after each move and one more). The rules self-check plays games against it."""
+        passes, a pass after each move and one more). The rules self-check plays games against it. A game that may
+        repeat a position has none: every search that sizes itself by it is refused (BadInput)."""
+        self.refuse_if_repeating()
         if self.spec.max_plies is None:
             return 2 * self.cells + 1 if self.has_passes else self.cells
         declared = self._declared("max_plies", self.spec.max_plies)
@@ -363,13 +378,14 @@ class Game:
         """The canonical key of a position, as the derived kernels compute it (least over the symmetries)."""
         return (min(self.symmetry_keys(words, to_move)) + to_move * self.to_move_term) % 2**64
 
-    def frames(self, words: tuple[int, ...], to_move: int) -> np.ndarray:
-        """The df-pn state array of a position (see :mod:`gameproof.framework.derived`)."""
+    def frames(self, words: tuple[int, ...], to_move: int, plies: int | None = None) -> np.ndarray:
+        """The df-pn state array of a position (see :mod:`gameproof.framework.derived`), with room for `plies` moves
+        (by default :attr:`max_plies`)."""
         from gameproof.framework.derived import HEADER
 
         symmetries, width = len(self.symmetries), self.layer_words
         size = self.words + width + 1 + symmetries
-        s = np.zeros(HEADER + (self.max_plies + 2) * size, dtype=np.uint64)
+        s = np.zeros(HEADER + ((self.max_plies if plies is None else plies) + 2) * size, dtype=np.uint64)
         s[0], s[1], s[2] = HEADER, size, self.words
         s[HEADER : HEADER + self.words] = words
         legal = self.rules.legal(*self.arguments.of(words, to_move))

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 #: Random games played when a game is loaded from a user's file (``--check`` plays more).
 ON_LOAD = 20
 SEED = 0x5E1F_C4EC
+#: How many plies a random game of a game that may repeat a position is played before it is left unfinished.
+REPEATING_PLAYOUT = 400
 WORD_LIMIT = 2**64
 #: How long one call of a rule function may take before the check calls it stuck (a loop that never ends).
 CALL_SECONDS = 5.0
@@ -113,7 +115,7 @@ class Report:
     moves: int
     images: int
     longest: int
-    max_plies: int
+    max_plies: int | None  # None: a game that may repeat a position (its random games stop at REPEATING_PLAYOUT)
     symmetries: tuple[str, ...]
     seconds: float
 
@@ -401,6 +403,8 @@ class _Checker:
                         raise self.fail("plies_left()", f"returned {bound - len(where.path)}, but this game went on "
                                         f"{len(self.moves) - len(where.path)} more plies", where)
                 return len(self.moves)
+            if self.game.may_repeat and len(self.moves) == REPEATING_PLAYOUT:
+                return len(self.moves)
             if len(self.moves) == self.game.max_plies:
                 limit = ("the declared max_plies" if self.game.spec.max_plies is not None
                          else "max_plies (not declared: one move per cell)")
@@ -428,6 +432,6 @@ def self_check(game: Game, playouts: int = ON_LOAD, seed: int = SEED,
             if progress is not None:
                 progress(done)
     return Report(game=game.name, playouts=playouts, positions=checker.positions, moves=checker.played,
-                  images=checker.imaged, longest=longest, max_plies=game.max_plies,
+                  images=checker.imaged, longest=longest, max_plies=None if game.may_repeat else game.max_plies,
                   symmetries=tuple(symmetry.value for symmetry in game.symmetries),
                   seconds=time.perf_counter() - started)
