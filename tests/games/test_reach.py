@@ -272,3 +272,47 @@ def test_a_rule_that_catches_a_refusal_is_refused_not_unsat(tmp_path, capsys):
     assert main(["reach", game, "--plies", "1", "--where", f"{predicate}::stacked"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "domineering_variant.py:" in err and "caught this refusal" in err
+
+
+CONSTANT_CHOSEN_BY_A_SYMBOLIC_IF = '''
+import sys
+from gameproof.framework.declaration import LOSS, Board, GameSpec
+
+CELLS = 0x3F
+LEFT = 0x01
+RIGHT = 0x20
+
+
+def start():
+    return (0,)
+
+
+def legal(w):
+    return CELLS & ~w
+
+
+def play(w, move):
+    edge = LEFT                # a module constant ...
+    if (w & LEFT) != 0:        # ... replaced under a condition on the position (symbolic from the second ply on)
+        edge = RIGHT
+    return (w | move | (w & edge),)
+
+
+def result(w):
+    return LOSS
+
+
+GAME = GameSpec(name="fill", rules=sys.modules[__name__], summary="a row filled one cell a move",
+                board=lambda: Board(1, 6), perspective=False, pieces="#")
+'''
+
+
+def test_a_constant_chosen_by_a_symbolic_if_meets_the_position_words(tmp_path):
+    """Found by the tutorial trial of 2026-12-06: two module constants merged by a symbolic `if` became a 32-bit
+    word, which the 64-bit position words then refused ("width mismatch") at two plies and more."""
+    (tmp_path / "fill.py").write_text(CONSTANT_CHOSEN_BY_A_SYMBOLIC_IF)
+    game = load_game(str(tmp_path / "fill.py"))
+    full = solve_reach(game, 3, lambda w, to_move: w == 0b111, "cadical195")
+    assert full.status is Status.SAT and len(full.moves) == 3
+    never = solve_reach(game, 2, lambda w, to_move: w == 0b111, "cadical195")
+    assert never.status is Status.UNSAT

@@ -139,7 +139,8 @@ class Notation(enum.Enum):
 
 @dataclass(frozen=True)
 class Board:
-    """A rows × cols board whose cell (row, col) is bit ``row * row_stride + col * col_stride`` of a layer.
+    """A rows × cols board whose cell (row, col) is bit ``row * row_stride + col * col_stride`` of a layer
+    (``row_stride`` 0, the default, stands for ``cols``: rows one after another).
 
     A layer (the pieces of one kind) is one 64-bit word, or :attr:`words` of them where a cell's bit is 64
     or more: bit ``b`` is bit ``b % 64`` of the layer's word ``b // 64``. Row 0 is drawn at the bottom and

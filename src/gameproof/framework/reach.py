@@ -32,6 +32,7 @@ from gameproof.framework.state import RulesState
 from gameproof.logic import Bit, Outcome, Word, any_uint, assume, check, cover, ite, replay, zext
 from gameproof.logic.circuit import FALSE, TRUE
 from gameproof.logic.drat import ProofCheck, proof_json
+from gameproof.logic.natural import ints_merged_as
 from gameproof.logic.untraceable import Untraceable, function_site
 
 Predicate = Callable[..., Any]
@@ -185,6 +186,10 @@ def reach_harness(game: Game, plies: int, predicate: Predicate, start: Start = N
         return to_move ^ True
 
     def reach() -> None:
+        with ints_merged_as(64):  # a constant chosen by a symbolic `if` meets the 64-bit position words
+            trace()
+
+    def trace() -> None:
         words = _words(rules.start, rules.start(), count) if start is None else start[0]
         to_move: Any = start is not None and start[1] == 1
         stopped: Any = False

@@ -24,7 +24,7 @@ from gameproof.loading import import_file
 
 BUILTIN = ("gameproof.games.connect4", "gameproof.games.othello.rules", "gameproof.games.mnk.rules",
            "gameproof.games.amazons", "gameproof.games.hex", "gameproof.games.breakthrough", "gameproof.games.clobber",
-           "gameproof.games.dots_boxes", "gameproof.games.kalah")
+           "gameproof.games.dots_boxes", "gameproof.games.kalah", "gameproof.games.dodgem.rules")
 ENTRY_POINT_GROUP = "gameproof.games"
 EXAMPLES = ("othello", "mnk:3,3,3", "mnk-misere:4,4,3", "mnk-notakto:3,3,3", "connect4:5,4", "othello:4")
 

@@ -403,9 +403,10 @@ class _Checker:
                         raise self.fail("plies_left()", f"returned {bound - len(where.path)}, but this game went on "
                                         f"{len(self.moves) - len(where.path)} more plies", where)
                 return len(self.moves)
-            if self.game.may_repeat and len(self.moves) == REPEATING_PLAYOUT:
-                return len(self.moves)
-            if len(self.moves) == self.game.max_plies:
+            if self.game.may_repeat:
+                if len(self.moves) == REPEATING_PLAYOUT:
+                    return len(self.moves)
+            elif len(self.moves) == self.game.max_plies:
                 limit = ("the declared max_plies" if self.game.spec.max_plies is not None
                          else "max_plies (not declared: one move per cell)")
                 raise RulesError(f"{self.game.name}: rules self-check: a game went past {self.game.max_plies} plies, "

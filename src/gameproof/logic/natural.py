@@ -50,7 +50,9 @@ import inspect
 import itertools
 import textwrap
 import types
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from gameproof.logic.untraceable import Untraceable, forget_refusal, record_refusal
@@ -84,6 +86,18 @@ class _Marker:
 
 UNBOUND = _Marker("UNBOUND")
 INT_WIDTH = 32  # two different plain ints merged by a symbolic condition become a Word this wide (or wider)
+_merged_width: ContextVar[int] = ContextVar("merged_width", default=INT_WIDTH)
+
+
+@contextmanager
+def ints_merged_as(width: int) -> Iterator[None]:
+    """Within it, two different plain ints merged by a symbolic condition become a Word `width` bits wide (or
+    wider): the width of the words they meet next, such as a game's 64-bit position words."""
+    token = _merged_width.set(width)
+    try:
+        yield
+    finally:
+        _merged_width.reset(token)
 
 
 class Unmerged:
@@ -145,7 +159,7 @@ def merge(cond: Bit, then: object, other: object, what: str = "a value", line: i
     elif not _symbolic(then) and not _symbolic(other) and type(then) is type(other) and then == other:
         return then
     elif type(then) is int and type(other) is int and then >= 0 and other >= 0:
-        return ite(cond, Word.constant(then, max(INT_WIDTH, _width(then), _width(other))), other)
+        return ite(cond, Word.constant(then, max(_merged_width.get(), _width(then), _width(other))), other)
     raise NaturalError(f"line {line}: {what} is {_describe(then)} on one side of a symbolic condition and "
                        f"{_describe(other)} on the other; give both sides Words of one width (Word.constant(v, w)), "
                        "Bits or non-negative ints")
