@@ -10,13 +10,14 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 
 from gameproof import __version__
-from gameproof.commands import book, certificate, check, demo, games, mnk, othello, reach, render, results, sudoku, tui
+from gameproof.commands import (book, certificate, check, demo, games, mnk, othello, reach, render, results, sudoku,
+                                tablebase, tui)
 from gameproof.commands._files import check_files
 from gameproof.commands._output import exit_codes
 from gameproof.errors import BadInput, RunFailed
 from gameproof.interrupts import INTERRUPTED, Terminated, exit_code, handling_signals, say_interrupted
 
-COMMAND_MODULES = (games, othello, mnk, book, demo, check, certificate, sudoku, render, tui, reach, results)
+COMMAND_MODULES = (games, othello, mnk, book, tablebase, demo, check, certificate, sudoku, render, tui, reach, results)
 
 
 class _Parser(argparse.ArgumentParser):

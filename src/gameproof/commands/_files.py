@@ -62,6 +62,7 @@ class Artefact(enum.Enum):
     PLAYBACK = "a playback test written by `gameproof check`"
     JOURNAL = "a journal"
     BOOK = "a book"
+    TABLEBASE = "a gameproof tablebase"
 
     @property
     def resumed(self) -> bool:
@@ -214,7 +215,13 @@ def _complete(pieces: list[bytes], whole: bool) -> list[bytes]:
     return pieces if whole else pieces[:-1]
 
 
+def _is_tablebase(path: Path, head: bytes, whole: bool) -> bool:
+    from gameproof.search.tablebase.table import MAGIC
+
+    return head.startswith(MAGIC)
+
+
 _RECOGNISED: dict[Artefact, Callable[[Path, bytes, bool], bool]] = {
     Artefact.CERTIFICATE: _is_certificate, Artefact.DRAT: _is_drat, Artefact.DIMACS: _is_dimacs,
-    Artefact.SVG: _is_svg, Artefact.PLAYBACK: _is_playback,
+    Artefact.SVG: _is_svg, Artefact.PLAYBACK: _is_playback, Artefact.TABLEBASE: _is_tablebase,
 }

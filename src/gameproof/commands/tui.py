@@ -80,6 +80,7 @@ def run_game(args: argparse.Namespace) -> int:
     from gameproof.tui.oracle import Oracle
 
     state = _state(args)
+    state.game.refuse_if_repeating()  # the screen's values come from searches that assume every game ends
     if args.score:
         state.game.require_score()
     if args.book is None:

@@ -95,13 +95,7 @@ def _settings(path: str | Path, meta: dict[str, Any], load: Loader) -> tuple[Gam
         shown = shown_number(found) if isinstance(found, str) and is_ascii_number(found) else f"{found!r:.60}"
         raise BadInput(f"{path} is in book format {shown}, but this gameproof reads book format {FORMAT}; "
                        "build the book again")
-    identity = _identity(path, meta)
-    try:
-        game = load(identity.loading)
-    except BadInput as error:
-        raise BadInput(f"{path}: its meta row \"game\" is {identity.name!r}: {error}") from None
-    if game.name != identity.name:
-        raise BadInput(f"{path}: its meta row \"game\" is {identity.name!r}, but {identity.loading!r} loads {game.name}")
+    game = stored_game(path, meta, load)
     stored, leaves = meta.get("depth"), meta.get("leaves", "moves")
     depth = bounded_number(stored, game.max_plies) if isinstance(stored, str) else None
     if depth is None:
@@ -111,7 +105,20 @@ def _settings(path: str | Path, meta: dict[str, Any], load: Loader) -> tuple[Gam
     return game, depth
 
 
-def _identity(path: str | Path, meta: dict[str, Any]) -> Identity:
+def stored_game(path: str | Path, meta: dict[str, Any], load: Loader = load_game, what: str = "book") -> Game:
+    """The game that the meta rows (or header) of the `what` at `path` name, loaded by `load`; BadInput, one line,
+    for a name that loads another game or none, and for a game file that is gone or changed since."""
+    identity = _identity(path, meta, what)
+    try:
+        game = load(identity.loading)
+    except BadInput as error:
+        raise BadInput(f"{path}: its meta row \"game\" is {identity.name!r}: {error}") from None
+    if game.name != identity.name:
+        raise BadInput(f"{path}: its meta row \"game\" is {identity.name!r}, but {identity.loading!r} loads {game.name}")
+    return game
+
+
+def _identity(path: str | Path, meta: dict[str, Any], what: str) -> Identity:
     """The game's identity the meta rows hold; BadInput for a game file that is gone or changed since."""
     name, file, sha256 = meta.get("game"), meta.get("file"), meta.get("sha256")
     if not isinstance(name, str):
@@ -121,6 +128,6 @@ def _identity(path: str | Path, meta: dict[str, Any]) -> Identity:
     if not isinstance(file, str) or not Path(file).is_file():
         raise BadInput(f"{path} holds {name} as declared in {file}, which is not there")
     if _sha256(Path(file)) != sha256:
-        raise BadInput(f"{path} holds {name} as declared in {file}, which has changed since the book was built; "
-                       "build another book for the new rules")
+        raise BadInput(f"{path} holds {name} as declared in {file}, which has changed since the {what} was built; "
+                       f"build another {what} for the new rules")
     return Identity(name, file, sha256)

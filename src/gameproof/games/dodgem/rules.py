@@ -102,11 +102,12 @@ def parse_text(game, text):
     size = game.parameters["size"]
     width = size + 1
     tokens = text.split()
+    sides = {"blue": 0, "b": 0, "red": 1, "r": 1}
     if len(tokens) < 2:
-        raise BadInput("no side to move: write the rows top to bottom separated by /, a space and the side to move "
+        missing = "board" if tokens and tokens[0].casefold() in sides else "side to move"
+        raise BadInput(f"no {missing}: write the rows top to bottom separated by /, a space and the side to move "
                        "(blue or red)")
     side = tokens[-1].casefold()
-    sides = {"blue": 0, "b": 0, "red": 1, "r": 1}
     if side not in sides:
         raise BadInput(f"unknown side to move {tokens[-1]!r:.30} (blue or red, or b or r)")
     rows = [row for token in tokens[:-1] for row in token.split("/")]

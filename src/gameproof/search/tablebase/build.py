@@ -1,0 +1,154 @@
+"""`gameproof tablebase build`: every position reachable from the start, valued by retrograde analysis.
+
+A build keeps what each pass found in a folder beside the table (``FILE.work``: the positions, then the graph),
+so that a build killed after a pass resumes from it; the table is written whole or not at all, and the folder is
+removed once it is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from gameproof.errors import BadInput
+from gameproof.framework.declaration import RulesError
+from gameproof.framework.game import Game
+from gameproof.search.book_game import Identity
+from gameproof.search.score import searched_game
+from gameproof.search.tablebase import passes
+from gameproof.search.tablebase.passes import NOT_OVER, Expander, Graph, Positions, Progress
+from gameproof.search.tablebase.table import write_table
+
+#: The most positions a build enumerates unless told otherwise (about 100 bytes each while it builds).
+MOST_POSITIONS = 50_000_000
+FORMAT = 1
+
+
+@dataclass
+class BuildReport:
+    """What a build did: positions, how they came out, the seconds of each pass, the file's size."""
+
+    positions: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    resumed: list[str] = field(default_factory=list)
+    bytes: int = 0
+
+
+def build(game: Game, path: str | Path, *, most: int = MOST_POSITIONS, progress: Progress | None = None) -> BuildReport:
+    """Build the tablebase of `game` from its start into `path` (see the module)."""
+    path = Path(path)
+    identity = Identity.of(game)
+    searched = searched_game(game)  # a file's declared symmetries are not trusted to merge positions
+    if not searched.exact_keys:
+        raise BadInput(f"{game.name}: its positions' keys are 64-bit hashes ((layers + 1) ** cells is past 2**63), "
+                       "and a tablebase tells positions apart by exact keys")
+    report = BuildReport()
+    work = _Work(path.with_name(path.name + ".work"), identity, searched)
+    expander = Expander(searched)
+    start = searched.rules.start()
+
+    positions = work.load("positions", Positions, report)
+    if positions is None:
+        began = time.perf_counter()
+        positions = passes.forward(expander, tuple(start), 0, most, progress)
+        report.seconds["forward"] = time.perf_counter() - began
+        work.save("positions", positions)
+    graph = work.load("graph", Graph, report)
+    if graph is None:
+        began = time.perf_counter()
+        graph = passes.graph(expander, positions, progress)
+        report.seconds["graph"] = time.perf_counter() - began
+        work.save("graph", graph)
+
+    began = time.perf_counter()
+    if progress is not None:
+        progress("backward: values and distances")
+    starts, moves = passes.predecessors(graph.offsets, graph.children, graph.passed)
+    count = len(positions.keys)
+    value, distance = np.zeros(count, np.int8), np.zeros(count, np.int32)
+    passes.retrograde(graph.offsets, starts, moves, positions.ends, value, distance)
+    arrays = {"keys": positions.keys, "words": positions.frames[:, :searched.words],
+              "to_move": expander.to_move(positions.frames).astype(np.uint8), "value": value, "distance": distance}
+    if not game.may_repeat:
+        scores = _scores(searched, positions, graph, starts, moves)
+        if scores is not None:
+            arrays["score"] = scores
+    report.seconds["backward"] = time.perf_counter() - began
+
+    root = int(np.searchsorted(positions.keys, np.uint64(expander.key(expander.root(tuple(start), 0)))))
+    report.positions = count
+    report.counts = {name: int((value == number).sum()) for name, number in (("win", 1), ("draw", 0), ("loss", -1))}
+    header = {"format": FORMAT, "game": identity.loading, "name": game.name, **identity.meta(),
+              "symmetries": [symmetry.value for symmetry in searched.symmetries], "repeats": game.may_repeat,
+              "positions": count, "counts": report.counts, "start": root, "start_value": int(value[root]),
+              "start_distance": int(distance[root])}
+    report.bytes = write_table(path, header, arrays)
+    work.remove()
+    return report
+
+
+def _scores(game: Game, positions: Positions, graph: Graph, starts: np.ndarray, moves: np.ndarray) -> np.ndarray | None:
+    """Exact scores of a game that must end (None when it declares none); RulesError when its positions repeat,
+    which a game that declares the longest game cannot do."""
+    ended = np.flatnonzero(positions.ends != NOT_OVER)
+    end_scores = np.zeros(len(positions.keys), dtype=np.int64)
+    if game.has_score:
+        turn = game.words + game.layer_words
+        for row in ended.tolist():
+            words = tuple(int(word) for word in positions.frames[row, :game.words])
+            end_scores[row] = game.rules.score(*game.arguments.of(words, int(positions.frames[row, turn])))
+    score = np.zeros(len(positions.keys), dtype=np.int64)
+    scored = passes.backed_up_scores(graph.offsets, graph.children, graph.passed, starts, moves, positions.ends,
+                                     end_scores, score)
+    if scored < len(score):
+        raise RulesError(f"{game.name}: a position comes round again, though the game declares that every game ends "
+                         "(declare repetition instead of max_plies)")
+    return score if game.has_score else None
+
+
+class _Work:
+    """The folder of a build's passes: each pass's arrays once it is done, and the game they are of."""
+
+    def __init__(self, folder: Path, identity: Identity, game: Game) -> None:
+        self.folder = folder
+        self.stamp = {"format": FORMAT, **identity.meta(), "fingerprint": game.fingerprint,
+                      "symmetries": [symmetry.value for symmetry in game.symmetries]}
+        stamp = folder / "game.json"
+        if folder.is_dir() and stamp.is_file():
+            try:
+                kept = json.loads(stamp.read_text())
+            except (OSError, ValueError):
+                kept = None
+            if kept != self.stamp:
+                raise BadInput(f"{folder} holds a build of another game (or of other rules): remove it to build anew")
+        elif folder.exists() and not folder.is_dir():
+            raise BadInput(f"{folder} is in the way of the build's working folder")
+
+    def load(self, name: str, kind: type, report: BuildReport):
+        """The arrays of pass `name`, when a build before this one finished it."""
+        file = self.folder / f"{name}.npz"
+        if not file.is_file():
+            return None
+        with np.load(file) as kept:
+            found = kind(*(kept[field] for field in kind.__dataclass_fields__))
+        report.resumed.append(name)
+        return found
+
+    def save(self, name: str, found: Positions | Graph) -> None:
+        self.folder.mkdir(exist_ok=True)
+        stamp = self.folder / "game.json"
+        if not stamp.exists():
+            stamp.write_text(json.dumps(self.stamp))
+        partial = self.folder / f"{name}.partial.npz"
+        np.savez(partial, **{field: getattr(found, field) for field in type(found).__dataclass_fields__})
+        os.replace(partial, self.folder / f"{name}.npz")
+
+    def remove(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
