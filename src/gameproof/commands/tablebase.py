@@ -28,7 +28,7 @@ EXIT_REJECTED = 1
 
 def register(commands: argparse._SubParsersAction) -> None:
     from gameproof.commands.games import GAME_HELP
-    from gameproof.search.tablebase.build import MOST_POSITIONS
+    from gameproof.search.tablebase import MOST_POSITIONS
 
     parser = commands.add_parser("tablebase", help="every position of a game solved by retrograde analysis: build, "
                                  "query, check", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -41,8 +41,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_input(build, "game", reads=Naming.GAME, metavar="GAME", help=GAME_HELP)
     add_output(build, "file", writes=Artefact.TABLEBASE, metavar="FILE", type=output_file, help="the tablebase file")
     build.add_argument("--max-positions", type=int, default=MOST_POSITIONS, metavar="N",
-                       help=f"stop (exit 2) past N positions (default {MOST_POSITIONS:,}: about 100 bytes each while "
-                       "the table is built)")
+                       help=f"stop (exit 2) past N positions (default {MOST_POSITIONS:,}: about 300 bytes each at the "
+                       "peak of a build, 30 in the table)")
     build.add_argument("--json", action="store_true", help="one JSON document on stdout")
     build.add_argument("--quiet", action="store_true", help="no progress display")
     build.set_defaults(handler=run_build)

@@ -9,7 +9,11 @@ from gameproof.commands._position import position_arguments, state_from_args
 from gameproof.commands.games import GAME_HELP, _state
 from gameproof.commands.mnk import _game_arguments, game_from_args
 
+from gameproof.errors import BadInput
+
 if TYPE_CHECKING:
+    from gameproof.framework.game import Game
+    from gameproof.search.tablebase.query import Tablebase
     from gameproof.tui.game_view import Position
     from gameproof.tui.oracle import Oracle
 
@@ -46,7 +50,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                           "`gameproof tui game connect4:5,4`); every legal move shows its proven value or score",
                           description="A board of any declared game whose legal moves are coloured by their proven "
                           "value (win/draw/loss for the side to move; with --score the exact final score, coloured by "
-                          "its sign), solved in the background by the game's own search or read from a --book. "
+                          "its sign), solved in the background by the game's own search or read from a --book, or "
+                          "read at once from a --tablebase with each move's plies to the end (the only way to play a "
+                          "game that may repeat a position, such as dodgem:3). "
                           f"Keys: {_KEYS} In games played by columns a typed column letter (c) plays; "
                           "space passes when a pass is the only move.")
     game.add_argument("game", metavar="GAME", help=GAME_HELP)
@@ -54,10 +60,16 @@ def register(commands: argparse._SubParsersAction) -> None:
     game.add_argument("--score", action="store_true",
                       help="show exact final scores instead of win/draw/loss: each move's score for the side to move "
                       "under perfect play (for games that declare a score, such as othello:4, dots-boxes:2,2, kalah:3,3)")
-    game.add_argument("--book", metavar="FILE",
-                      help="a book of this game (from `gameproof book build`) to answer from: an entry is shown once it "
-                      "passes a re-check (interior entries against their children, leaves for consistency); with "
-                      "--score, entries of a book built with scores")
+    sources = game.add_mutually_exclusive_group()
+    sources.add_argument("--book", metavar="FILE",
+                         help="a book of this game (from `gameproof book build`) to answer from: an entry is shown "
+                         "once it passes a re-check (interior entries against their children, leaves for consistency); "
+                         "with --score, entries of a book built with scores")
+    sources.add_argument("--tablebase", metavar="FILE",
+                         help="a tablebase of this game (from `gameproof tablebase build`) to answer from, at once and "
+                         "with no search: each move's value and plies to the end under perfect play, `p` the nearest "
+                         "win or the farthest loss; with --score, its scores (a tablebase keeps them for games that "
+                         "must end); for any game, those that may repeat a position included")
     game.set_defaults(handler=run_game)
 
 
@@ -80,9 +92,15 @@ def run_game(args: argparse.Namespace) -> int:
     from gameproof.tui.oracle import Oracle
 
     state = _state(args)
-    state.game.refuse_if_repeating()  # the screen's values come from searches that assume every game ends
+    if args.tablebase is None:
+        try:
+            state.game.refuse_if_repeating()  # the searches below assume every game ends; a tablebase does not
+        except BadInput as error:
+            raise BadInput(f"{error}, then play it with gameproof tui {args.game} --tablebase FILE") from None
     if args.score:
         state.game.require_score()
+    if args.tablebase is not None:
+        return _play(state, Oracle(scores=args.score, tablebase=_tablebase(args.tablebase, state.game)))
     if args.book is None:
         return _play(state, Oracle(scores=args.score))
     from gameproof.search.book_check import consistency_only, passes_recheck
@@ -94,6 +112,19 @@ def run_game(args: argparse.Namespace) -> int:
     return _play(state, Oracle(args.book, vetting=vetting, scores=args.score))
 
 
+def _tablebase(path: str, game: Game) -> Tablebase:
+    """The tablebase at `path`, which must be of `game` (by name, and for a game from a file by that file and its
+    SHA-256); BadInput, one line, for another game's, or a file that is not a tablebase of the rules as they are."""
+    from gameproof.search.book_game import Identity
+    from gameproof.search.tablebase.query import Tablebase
+
+    table = Tablebase(path)
+    if Identity.of(table.game) != Identity.of(game):
+        raise BadInput(f"{path} is a tablebase of {Identity.of(table.game)}, not of {Identity.of(game)}; build one "
+                       f"with gameproof tablebase build {Identity.of(game).loading} FILE")
+    return table
+
+
 def _play(state: Position, oracle: Oracle | None = None) -> int:
     """Open the game screen on `state`, its values (or scores) from `oracle` (by default: the game's search alone)."""
     from gameproof.tui.app import GameproofApp
@@ -101,7 +132,7 @@ def _play(state: Position, oracle: Oracle | None = None) -> int:
     from gameproof.tui.oracle import Oracle
 
     oracle = oracle or Oracle()
-    GameproofApp.game(GameSession(state, scores=oracle.scores), oracle).run()
+    GameproofApp.game(GameSession(state, scores=oracle.scores, distances=oracle.distances), oracle).run()
     return 0
 
 

@@ -7,7 +7,7 @@ from gameproof.errors import BadInput
 from gameproof.framework.declaration import Notation
 from gameproof.answers import Value
 from gameproof.tui.game_view import GameView, Position, view_of
-from gameproof.tui.oracle import Proven
+from gameproof.tui.oracle import Distance, Proven, perfect_move
 
 
 class GameSession:
@@ -16,17 +16,25 @@ class GameSession:
     Cells are numbered row by row from a1 (``row * cols + col``); moves are the position's own. A move of
     several parts (a piece, then its target) is chosen cell by cell: ``chosen`` holds the parts chosen so far.
     Values arrive from a background search tagged with the record they belong to; stale ones are ignored. With
-    `scores` they are exact final scores (ints, for the mover), and the best move is the one that scores most.
+    `scores` they are exact final scores (ints, for the mover), and the best move is the one that scores most. With
+    `distances` (values from a tablebase) each move also comes with its plies to the end under perfect play, and the
+    best move is the nearest win, the farthest loss (:func:`~gameproof.tui.oracle.perfect_move`).
     """
 
-    def __init__(self, state: Position, scores: bool = False) -> None:
+    def __init__(self, state: Position, scores: bool = False, distances: bool = False) -> None:
         self.state = state
         self.scores = scores
+        self.with_distances = distances
         self.view: GameView = view_of(state)
         last = self.view.cell_of(state.history[-1]) if state.history else None
         self.cursor = self.view.centre if last is None else last
         self.values: dict[int, Proven] = {}
+        self.distances: dict[int, Distance] = {}
         self.line: list[int] | None = None
+        #: Whether the principal line stops where a position comes round again (a draw that goes on for ever).
+        self.line_repeats = False
+        #: Why this position has no values (a position the tablebase lacks), in words; None while it has or may.
+        self.problem: str | None = None
         self.chosen: list[int] = []
 
     @property
@@ -92,6 +100,18 @@ class GameSession:
         certain)."""
         return self._best([self.values.get(move) for move in self.continuing([*self.chosen, bit])])
 
+    def distance_through(self, bit: int) -> Distance:
+        """The plies to the end of perfect play through the moves that take `bit` as their next part (the nearest
+        win, the farthest loss), once each of those moves is known; None for a draw, and without distances."""
+        return self._distance(self.continuing([*self.chosen, bit]))
+
+    def _distance(self, moves: list[int]) -> Distance:
+        """The distance of the move perfect play chooses among `moves` once every one is known (None before, for
+        a draw, with scores, and without distances)."""
+        if not self.with_distances or self.scores or not moves or any(move not in self.values for move in moves):
+            return None
+        return self.distances.get(perfect_move({move: self.values[move] for move in moves}, self.distances))
+
     def _best(self, results: list[Proven | None]) -> Proven | None:
         """The best of some moves' results (None: not proven yet) once it is certain: a winning move settles a
         value; a score needs every move's."""
@@ -134,20 +154,37 @@ class GameSession:
 
     def _forget(self) -> None:
         self.values = {}
+        self.distances = {}
         self.line = None
+        self.line_repeats = False
+        self.problem = None
         self.chosen = []
 
-    def add_value(self, record: str, move: int, value: Proven) -> bool:
-        """Record a proven move value for the position after ``record``; False (ignored) if that is not this one."""
+    def add_value(self, record: str, move: int, value: Proven, distance: Distance = None) -> bool:
+        """Record a proven move value (and its distance, from a tablebase) for the position after ``record``; False
+        (ignored) if that is not this one."""
         if record != self.record:
             return False
         self.values[move] = value
+        self.distances[move] = distance
         return True
 
     def set_line(self, record: str, line: list[int]) -> bool:
+        """Record the principal line from the position after ``record``; False (ignored) if that is not this one.
+        A line that does not reach the end of the game stopped where a position came round again."""
         if record != self.record:
             return False
-        self.line = line
+        end = self.state.copy()
+        for move in line:
+            end.play(move)
+        self.line, self.line_repeats = line, not end.is_over()
+        return True
+
+    def set_problem(self, record: str, problem: str) -> bool:
+        """Record why the position after ``record`` has no values; False (ignored) if that is not this one."""
+        if record != self.record:
+            return False
+        self.problem = problem
         return True
 
     @property
@@ -163,12 +200,22 @@ class GameSession:
             return None
         return self._best([self.values.get(move) for move in self.state.legal_moves()])
 
+    @property
+    def distance(self) -> Distance:
+        """The position's plies to the end under perfect play, once every move is known (None for a draw, with
+        scores, and without distances)."""
+        return None if self.state.is_over() else self._distance(self.state.legal_moves())
+
     def best_move(self) -> int | None:
-        """The first move (in move order) that keeps the position's value (scores the most); None until it is
-        known."""
+        """The first move (in move order) that keeps the position's value (scores the most); with distances, once
+        every move is known, the nearest win or the farthest loss (:func:`~gameproof.tui.oracle.perfect_move`); None
+        until it is known."""
         value = self.value
         if value is None:
             return None
+        if self.with_distances:
+            return perfect_move(self.values, None if self.scores else self.distances, self.scores) if self.complete \
+                else None
         return min(m for m, v in self.values.items() if v == value)
 
     def result(self) -> str | None:

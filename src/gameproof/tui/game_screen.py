@@ -8,6 +8,7 @@ from collections.abc import Callable
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.markup import escape
 from textual.containers import Horizontal, Vertical
 from textual.events import Key
 from textual.screen import Screen
@@ -21,7 +22,7 @@ from gameproof.tui.board import Board
 from gameproof.tui.game_model import GameSession
 from gameproof.tui.game_view import Position
 from gameproof.tui.keys import SquareEntry
-from gameproof.tui.oracle import Cancelled, Oracle, Proven
+from gameproof.tui.oracle import Cancelled, Distance, Oracle, Proven
 
 _COMMAND_KEYS = "pqu"
 _HELP = {Notation.CELL: "arrows + enter, a click, or a typed square (b2) plays a move",
@@ -37,7 +38,8 @@ def signed(score: int) -> str:
 
 class GameScreen(Screen[None]):
     """Play a game; every legal move's cell shows its proven value (win/draw/loss for the side to move), or with
-    scores its exact score for the side to move, coloured by its sign."""
+    scores its exact score for the side to move, coloured by its sign; from a tablebase, a value with its plies to
+    the end under perfect play where the cell has room (``win 7``, ``loss 12``)."""
 
     TITLE = "gameproof tui"
     DEFAULT_CSS = """
@@ -66,17 +68,20 @@ class GameScreen(Screen[None]):
     def __init__(self, session: GameSession, oracle: Oracle) -> None:
         if session.scores != oracle.scores:
             raise ValueError("the session and the oracle must both show scores, or both values")
+        if session.with_distances != oracle.distances:
+            raise ValueError("the session takes distances when the oracle answers from a tablebase, and only then")
         super().__init__()
         self.session = session
         self.oracle = oracle
         view = session.view
+        self.cell_width = 7 if view.cols <= 8 else 4
         self.entry = SquareEntry(view.rows, view.cols, reserved=_COMMAND_KEYS,
                                  columns_only=view.notation is Notation.COLUMN)
 
     def compose(self) -> ComposeResult:
         view = self.session.view
         with Horizontal(id="main"):
-            yield Board(view.rows, view.cols, row_one_on_top=False, cell_width=7 if view.cols <= 8 else 4,
+            yield Board(view.rows, view.cols, row_one_on_top=False, cell_width=self.cell_width,
                         cell_height=2, gutter=1 if view.rows <= 8 else 0, id="board")
             with Vertical(id="side"):
                 yield Static(id="status")
@@ -105,7 +110,8 @@ class GameScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="solve")
     def analyse(self, state: Position) -> None:
-        """Prove each move's value, reporting each as it is found, then the principal line."""
+        """Prove each move's value, reporting each as it is found, then the principal line. A position the
+        tablebase lacks is said on the screen."""
         worker = get_current_worker()
         record = state.record
 
@@ -113,14 +119,20 @@ class GameScreen(Screen[None]):
             return worker.is_cancelled
 
         try:
-            for move, value in self.oracle.move_values(state, stop):
-                self.app.call_from_thread(self.proven, record, move, value)
+            for move, value, distance in self.oracle.move_worths(state, stop):
+                self.app.call_from_thread(self.proven, record, move, value, distance)
             self.app.call_from_thread(self.line_found, record, self.oracle.principal_line(state, stop))
         except Cancelled:
             return
+        except BadInput as error:  # a position the tablebase lacks
+            self.app.call_from_thread(self.unanswered, record, str(error))
 
-    def proven(self, record: str, move: int, value: Proven) -> None:
-        if self.session.add_value(record, move, value):
+    def proven(self, record: str, move: int, value: Proven, distance: Distance = None) -> None:
+        if self.session.add_value(record, move, value, distance):
+            self.redraw()
+
+    def unanswered(self, record: str, problem: str) -> None:
+        if self.session.set_problem(record, problem):
             self.redraw()
 
     def line_found(self, record: str, line: list[int]) -> None:
@@ -135,18 +147,23 @@ class GameScreen(Screen[None]):
         last_cell = view.cell_of(last) if last is not None else None
         if view.codes.parts == 1:
             legal = set(state.legal_moves())
-            offered = {move: session.values.get(move) for move in view.cell_moves if move in legal}
+            offered = {move: (session.values.get(move), session.distances.get(move))
+                       for move in view.cell_moves if move in legal}
         else:  # a move of several parts: the cells its next part may take, each with its best value
-            offered = {bit: session.value_through(bit) for bit in session.next_cells()}
+            offered = {bit: (session.value_through(bit), session.distance_through(bit)) for bit in session.next_cells()}
         for cell, (mark, bit) in enumerate(zip(state.marks(), view.cell_moves)):
             classes = ["cursor"] if cell == session.cursor else []
             if bit in session.chosen:
                 classes.append("chosen")
             if bit in offered:
-                value = offered[bit]
+                value, distance = offered[bit]
                 name = state.move_name(bit) if view.codes.parts == 1 else state.game.board.cell_name(bit)
                 top = name if mark == "-" else f"{mark} {name}"
-                board.paint(cell, f"{top}\n{self._shown(value)}",
+                shown = self._shown(value)
+                if value is not None and distance is not None and not session.scores \
+                        and len(f"{shown} {distance}") <= self.cell_width:
+                    shown = f"{shown} {distance}"
+                board.paint(cell, f"{top}\n{shown}",
                             [*classes, "pending" if value is None else self._colour(value)])
             elif mark != "-":
                 board.paint(cell, mark, [*classes, "stone", *(["last"] if cell == last_cell else [])])
@@ -160,9 +177,9 @@ class GameScreen(Screen[None]):
         self.query_one("#typed", Static).update(f"typed: {self.entry.text}" if self.entry.text else "")
 
     def _shown(self, value: Proven | None) -> str:
-        """A value, or a signed score, in words; ``…`` while it is not known."""
+        """A value, or a signed score, in words; ``…`` while it is not known (``?`` when it cannot be)."""
         if value is None:
-            return "…"
+            return "?" if self.session.problem else "…"
         return signed(value) if self.session.scores else str(value)
 
     def _colour(self, value: Proven) -> str:
@@ -181,12 +198,18 @@ class GameScreen(Screen[None]):
         session = self.session
         if session.state.is_over():
             return ""
+        what = "score" if session.scores else "value"
+        if session.problem:
+            return f"{what} for {session.mover}: [b]unknown[/b]: {escape(session.problem)}"
         done, total = len(session.values), len(session.state.legal_moves())
         progress = "" if done == total else f"  (solving: {done} of {total} moves proven)"
         booked = self._moves_from_book()
         source = f"  ({booked} of {done} from the book)" if booked else ""
-        what = "score" if session.scores else "value"
-        return f"{what} for {session.mover}: [b]{self._shown(session.value)}[/b]{progress}{source}"
+        if self.oracle.tablebase is not None:
+            source = "  (from the tablebase)"
+        distance = session.distance
+        shown = self._shown(session.value) + ("" if distance is None else f" in {distance}")
+        return f"{what} for {session.mover}: [b]{shown}[/b]{progress}{source}"
 
     def _moves_from_book(self) -> int:
         """How many of the move values shown were read from the book."""
@@ -202,8 +225,9 @@ class GameScreen(Screen[None]):
         if session.state.is_over():
             return ""
         if session.line is None:
-            return "principal line: …"
-        return "principal line: " + " ".join(session.state.move_name(m) for m in session.line)
+            return "" if session.problem else "principal line: …"
+        names = " ".join(session.state.move_name(m) for m in session.line)
+        return f"principal line: {names}" + (" … repeats" if session.line_repeats else "")
 
     # --- input ----------------------------------------------------------------------------------
     def action_cursor(self, drow: int, dcol: int) -> None:
@@ -236,7 +260,7 @@ class GameScreen(Screen[None]):
             return
         move = self.session.best_move()
         if move is None:
-            self.notify("still solving: no proven best move yet", severity="warning")
+            self.notify(self.session.problem or "still solving: no proven best move yet", severity="warning")
             return
         self.play(lambda: self.session.play(move))
 

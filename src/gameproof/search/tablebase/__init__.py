@@ -8,3 +8,6 @@ distance to the end under perfect play, and the exact score of a game that decla
 (:mod:`gameproof.search.tablebase.table`) that `gameproof tablebase check` re-checks entry by entry with code of
 its own (:mod:`gameproof.certify.tablebase_check`).
 """
+
+#: The most positions a build enumerates unless told otherwise (about 300 bytes each at the peak of a build).
+MOST_POSITIONS = 50_000_000

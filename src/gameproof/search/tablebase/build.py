@@ -21,12 +21,10 @@ from gameproof.framework.declaration import RulesError
 from gameproof.framework.game import Game
 from gameproof.search.book_game import Identity
 from gameproof.search.score import searched_game
-from gameproof.search.tablebase import passes
+from gameproof.search.tablebase import MOST_POSITIONS, passes
 from gameproof.search.tablebase.passes import NOT_OVER, Expander, Graph, Positions, Progress
 from gameproof.search.tablebase.table import write_table
 
-#: The most positions a build enumerates unless told otherwise (about 100 bytes each while it builds).
-MOST_POSITIONS = 50_000_000
 FORMAT = 1
 
 
@@ -85,7 +83,7 @@ def build(game: Game, path: str | Path, *, most: int = MOST_POSITIONS, progress:
     root = int(np.searchsorted(positions.keys, np.uint64(expander.key(expander.root(tuple(start), 0)))))
     report.positions = count
     report.counts = {name: int((value == number).sum()) for name, number in (("win", 1), ("draw", 0), ("loss", -1))}
-    header = {"format": FORMAT, "game": identity.loading, "name": game.name, **identity.meta(),
+    header = {"format": FORMAT, **identity.meta(),
               "symmetries": [symmetry.value for symmetry in searched.symmetries], "repeats": game.may_repeat,
               "positions": count, "counts": report.counts, "start": root, "start_value": int(value[root]),
               "start_distance": int(distance[root])}

@@ -111,24 +111,18 @@ class Expander:
         s[HEADER:HEADER + self.size] = row
         return int(self.game.kernels.key(s, self.tables))
 
-    def children(self, frames: np.ndarray) -> Children:
-        """Every child of every row of `frames`, in the rows' order (RulesBroken for a fault of the rules)."""
-        parts = []
-        moves = self.out.size
-        for first in range(0, len(frames), CHUNK):
-            last = min(first + CHUNK, len(frames))
-            room = (last - first) * moves
-            found = Children(np.zeros((room, self.size), dtype=np.uint64), np.zeros(room, dtype=np.uint64),
-                             np.zeros(room, dtype=np.int64), np.zeros(room, dtype=np.int64))
-            n = self.kernel(frames, first, last, self.tables, self.state, self.out, found.frames, found.keys,
-                            found.parents, found.results)
-            if n < 0:
-                raise RulesBroken(Halt(-n), 1).of(self.game.name)
-            parts.append(Children(found.frames[:n], found.keys[:n], found.parents[:n], found.results[:n]))
-        if not parts:
-            empty = np.zeros(0, dtype=np.int64)
-            return Children(np.zeros((0, self.size), dtype=np.uint64), empty.astype(np.uint64), empty, empty)
-        return Children(*(np.concatenate([getattr(part, name) for part in parts]) for name in Children.__dataclass_fields__))
+    def children(self, frames: np.ndarray, first: int = 0, last: int | None = None) -> Children:
+        """Every child of the rows ``frames[first:last]`` in the rows' order, their parents by row number in
+        `frames` (RulesBroken for a fault of the rules)."""
+        last = len(frames) if last is None else last
+        room = (last - first) * self.out.size
+        found = Children(np.zeros((room, self.size), dtype=np.uint64), np.zeros(room, dtype=np.uint64),
+                         np.zeros(room, dtype=np.int64), np.zeros(room, dtype=np.int64))
+        n = self.kernel(frames, first, last, self.tables, self.state, self.out, found.frames, found.keys,
+                        found.parents, found.results)
+        if n < 0:
+            raise RulesBroken(Halt(-n), 1).of(self.game.name)
+        return Children(found.frames[:n], found.keys[:n], found.parents[:n], found.results[:n])
 
     def to_move(self, frames: np.ndarray) -> np.ndarray:
         return frames[:, self.turn_column].astype(np.int8)
@@ -150,22 +144,17 @@ def forward(expander: Expander, words: tuple[int, ...], to_move: int, most: int,
     from gameproof.errors import BadInput
 
     root = expander.root(words, to_move)
-    level = Positions(np.array([expander.key(root)], dtype=np.uint64), root[None, :], np.array([NOT_OVER], np.int8))
+    level = Positions(np.array([expander.key(root)], dtype=np.uint64), root[None, :],
+                      np.array([_end(expander.game, words, to_move)], np.int8))
     found = [level]
     seen = level.keys.copy()
     plies = 0
     while len(level.keys):
-        going = level.ends == NOT_OVER
-        children = expander.children(level.frames[going])
-        keys, first = np.unique(children.keys, return_index=True)
-        fresh = ~_member(keys, seen)
-        keys, first = keys[fresh], first[fresh]
-        parents = level.frames[going][children.parents[first]]
-        ends = _ends(expander, children.results[first], expander.to_move(children.frames[first]),
-                     expander.to_move(parents))
-        level = Positions(keys, children.frames[first], ends)
+        parents = level.frames[level.ends == NOT_OVER]
+        fresh = [_fresh(expander, parents, first, seen) for first in range(0, len(parents), CHUNK)]
+        level = _distinct(fresh) if fresh else Positions(seen[:0], parents[:0], level.ends[:0])
         found.append(level)
-        seen = np.union1d(seen, keys)
+        seen = np.insert(seen, np.searchsorted(seen, level.keys), level.keys)  # both sorted, none shared
         plies += 1
         if len(seen) > most:
             raise BadInput(f"{expander.game.name} has more than {most:,} positions reachable from the start "
@@ -178,6 +167,34 @@ def forward(expander: Expander, words: tuple[int, ...], to_move: int, most: int,
                      np.concatenate([level.ends for level in found])[order])
 
 
+def _end(game: Game, words: tuple[int, ...], to_move: int) -> int:
+    """A position's ``ends`` as the rules give it (the kernels are asked only of positions whose game goes on)."""
+    from gameproof.framework.state import RulesState
+    from gameproof.search.exact import final_value
+
+    state = RulesState.at(game, words, to_move)
+    return final_value(state).score if state.is_over() else NOT_OVER
+
+
+def _fresh(expander: Expander, parents: np.ndarray, first: int, seen: np.ndarray) -> Positions:
+    """The children of ``parents[first:first + CHUNK]`` not in `seen`, one of each key."""
+    children = expander.children(parents, first, min(first + CHUNK, len(parents)))
+    keys, at = np.unique(children.keys, return_index=True)
+    fresh = ~_member(keys, seen)
+    keys, at = keys[fresh], at[fresh]
+    ends = _ends(children.results[at], expander.to_move(children.frames[at]),
+                 expander.to_move(parents[children.parents[at]]))
+    return Positions(keys, children.frames[at], ends)
+
+
+def _distinct(parts: list[Positions]) -> Positions:
+    """The positions of `parts`, one of each key (the first part's where several have it)."""
+    keys = np.concatenate([part.keys for part in parts])
+    keys, at = np.unique(keys, return_index=True)
+    return Positions(keys, np.concatenate([part.frames for part in parts])[at],
+                     np.concatenate([part.ends for part in parts])[at])
+
+
 def _member(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
     """Which of `keys` are in `sorted_keys`."""
     at = np.searchsorted(sorted_keys, keys)
@@ -187,7 +204,7 @@ def _member(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
     return found
 
 
-def _ends(expander: Expander, results: np.ndarray, sides: np.ndarray, movers: np.ndarray) -> np.ndarray:
+def _ends(results: np.ndarray, sides: np.ndarray, movers: np.ndarray) -> np.ndarray:
     """For each child, its finished game's value for the side to move there (NOT_OVER where it goes on)."""
     ends = np.full(len(results), NOT_OVER, dtype=np.int8)
     for code, value in _MOVER_VALUE.items():
@@ -215,8 +232,8 @@ def graph(expander: Expander, positions: Positions, progress: Progress | None = 
     offsets = np.zeros(count + 1, dtype=np.int64)
     children, passed = [], []
     going = np.flatnonzero(positions.ends == NOT_OVER)
-    for first in range(0, len(going), 8 * CHUNK):
-        rows = going[first:first + 8 * CHUNK]
+    for first in range(0, len(going), CHUNK):
+        rows = going[first:first + CHUNK]
         found = expander.children(positions.frames[rows])
         at = np.searchsorted(positions.keys, found.keys)
         if not (at < count).all() or not (positions.keys[np.minimum(at, count - 1)] == found.keys).all():
@@ -225,7 +242,7 @@ def graph(expander: Expander, positions: Positions, progress: Progress | None = 
         children.append(at)
         passed.append(expander.to_move(found.frames) != expander.to_move(positions.frames[rows][found.parents]))
         if progress is not None:
-            progress(f"graph: {min(first + 8 * CHUNK, len(going)):,} of {len(going):,} positions")
+            progress(f"graph: {min(first + CHUNK, len(going)):,} of {len(going):,} positions")
     np.cumsum(offsets, out=offsets)
     empty = np.zeros(0, dtype=np.int64)
     return Graph(offsets, np.concatenate(children) if children else empty,

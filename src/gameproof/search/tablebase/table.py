@@ -1,8 +1,8 @@
 """A tablebase file: one JSON header and the arrays of every position, each readable memory-mapped.
 
 Layout: the line ``GAMEPROOF-TABLEBASE 1``, the header's length (8 bytes, little-endian), the header (JSON), then
-each array at an offset that is a multiple of 64. The header names the game as the checker loads it (with the
-path and SHA-256 of a file's rules), what was searched (symmetries, score), the counts, and each array's offset,
+each array at an offset that is a multiple of 64. The header names the game (``game``; for a game from a file also ``file``, the
+path of its rules, and their ``sha256``), what was searched (symmetries, score), the counts, and each array's offset,
 type and shape. Rows are sorted by canonical key: ``keys`` (uint64), ``words`` (uint64, one row of the position's
 words per entry: one position of its class), ``to_move`` (uint8), ``value`` (int8: -1, 0, 1 for the side to move),
 ``distance`` (int32: plies to the end under perfect play; -1 for a draw that goes on) and, for a game that
