@@ -109,20 +109,26 @@ def stored_game(path: str | Path, meta: dict[str, Any], load: Loader = load_game
     """The game that the meta rows (or header) of the `what` at `path` name, loaded by `load`; BadInput, one line,
     for a name that loads another game or none, and for a game file that is gone or changed since."""
     identity = _identity(path, meta, what)
+    field = _field(what)
     try:
         game = load(identity.loading)
     except BadInput as error:
-        raise BadInput(f"{path}: its meta row \"game\" is {identity.name!r}: {error}") from None
+        raise BadInput(f"{path}: its {field} \"game\" is {identity.name!r}: {error}") from None
     if game.name != identity.name:
-        raise BadInput(f"{path}: its meta row \"game\" is {identity.name!r}, but {identity.loading!r} loads {game.name}")
+        raise BadInput(f"{path}: its {field} \"game\" is {identity.name!r}, but {identity.loading!r} loads {game.name}")
     return game
+
+
+def _field(what: str) -> str:
+    """What holds the game's name in a `what`: a book's meta row, a tablebase's header field."""
+    return "meta row" if what == "book" else "header's field"
 
 
 def _identity(path: str | Path, meta: dict[str, Any], what: str) -> Identity:
     """The game's identity the meta rows hold; BadInput for a game file that is gone or changed since."""
     name, file, sha256 = meta.get("game"), meta.get("file"), meta.get("sha256")
     if not isinstance(name, str):
-        raise BadInput(f"{path}: its meta row \"game\" is {name!r}, not a game's name")
+        raise BadInput(f"{path}: its {_field(what)} \"game\" is {name!r}, not a game's name")
     if file is None:
         return Identity(name)
     if not isinstance(file, str) or not Path(file).is_file():

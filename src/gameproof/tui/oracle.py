@@ -139,7 +139,7 @@ class Oracle:
                  tablebase: Tablebase | None = None) -> None:
         if tablebase is not None and book_path is not None:
             raise ValueError("an oracle answers from a tablebase or from a book, not both")
-        if tablebase is not None and scores and "score" not in tablebase.table.arrays:
+        if tablebase is not None and scores and not tablebase.scored:
             game = tablebase.game
             why = (f"{game.name} may repeat a position, and a tablebase scores only games that must end"
                    if game.may_repeat else f"{game.name} declares no score")

@@ -43,6 +43,11 @@ class Tablebase:
             raise BadInput(f"{path}: built with the symmetries {self.table.header.get('symmetries')}, not those "
                            f"{self.game.name} declares now; build the tablebase again")
 
+    @property
+    def scored(self) -> bool:
+        """Whether the table keeps exact scores (a game that declares one and must end)."""
+        return "score" in self.table.arrays
+
     def worth(self, state: RulesState) -> Worth:
         """What the table says of `state` (for its side to move); BadInput when the table lacks it (a position not
         reachable from the start)."""
@@ -52,7 +57,7 @@ class Tablebase:
                            "reachable from the start")
         arrays = self.table.arrays
         distance = int(arrays["distance"][row])
-        score = int(arrays["score"][row]) if "score" in arrays else None
+        score = int(arrays["score"][row]) if self.scored else None
         return Worth(Value.of_score(int(arrays["value"][row])), None if distance < 0 else distance, score)
 
     def answer(self, state: RulesState) -> TableAnswer:
