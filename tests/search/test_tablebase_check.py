@@ -22,44 +22,7 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 
 #: A token on a row of five cells, moved one cell left or right a ply; who moves it onto the last cell wins. Play
 #: can shuttle for ever (a draw), so its table holds wins, losses and draws in cycles.
-SHUTTLE = '''
-import sys
-
-from gameproof.framework.declaration import LOSS, Board, GameSpec, Repetition
-
-CELLS = 0b11111
-LAST = 0b10000
-
-
-def start():
-    return (0b10,)
-
-
-def legal(token):
-    if token == LAST:
-        return 0
-    return ((token << 1) | (token >> 1)) & CELLS
-
-
-def play(token, move):
-    return (move,)
-
-
-def result(token):
-    return LOSS
-
-
-GAME = GameSpec(
-    name="shuttle",
-    rules=sys.modules[__name__],
-    summary="a token shuttles along a row; who moves it to the end wins",
-    board=lambda: Board(1, 5),
-    perspective=False,
-    pieces="T",
-    player_names=("first", "second"),
-    repetition=Repetition.DRAW,
-)
-'''
+SHUTTLE = (Path(__file__).parents[2] / "examples" / "shuttle.py").read_text()
 
 BUILT_IN = ["mnk:3,3,3", "connect4:4,4", "dots-boxes:1,2", "dots-boxes:2,2", "othello:4", "kalah:2,2"]
 HAS_DODGEM = any(name.startswith("dodgem") for name in known_names())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -27,48 +28,7 @@ SIZE = (100, 35)
 CYCLING = "a2-a1 b1-b2"
 #: A token on a row of five cells moved one cell left or right a ply; whoever moves it onto the last cell wins (by
 #: 1). It may shuttle for ever, so its tablebase keeps no scores.
-SHUTTLE = '''
-import sys
-
-from gameproof.framework.declaration import LOSS, Board, GameSpec, Repetition
-
-CELLS = 0b11111
-LAST = 0b10000
-
-
-def start():
-    return (0b10,)
-
-
-def legal(token):
-    if token == LAST:
-        return 0
-    return ((token << 1) | (token >> 1)) & CELLS
-
-
-def play(token, move):
-    return (move,)
-
-
-def result(token):
-    return LOSS
-
-
-def score(token):
-    return -1
-
-
-GAME = GameSpec(
-    name="shuttle",
-    rules=sys.modules[__name__],
-    summary="a token shuttles along a row; who moves it to the end wins",
-    board=lambda: Board(1, 5),
-    perspective=False,
-    pieces="T",
-    player_names=("first", "second"),
-    repetition=Repetition.DRAW,
-)
-'''
+SHUTTLE = (Path(__file__).parents[2] / "examples" / "shuttle.py").read_text()
 
 
 @pytest.fixture(scope="module")
