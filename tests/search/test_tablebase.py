@@ -226,3 +226,32 @@ def test_finished_positions_are_kept_with_their_results(tables):
         outcome = table.game.rules.result(*table.game.arguments.of(state.words, state.to_move))
         assert state.is_over() and outcome != ONGOING
         assert int(arrays["value"][row]) == {WIN: 1, LOSS: -1, DRAW: 0}[outcome]
+
+
+def test_the_table_of_the_positions_after_a_given_one_holds_its_exact_scores(tmp_path, capsys):
+    """An endgame's table: Othello 6×6 with ten empty squares left, built from the position, its scores those that
+    exact_score finds, checked by the independent checker; the table of another position resumes nothing."""
+    from gameproof.certify.tablebase_check import check_tablebase
+
+    moves = "e4 e5 d5 e3 f5 f6 d2 c5 b3 a2 a3 b2 d6 e2 b4 e6 a1 c2 b1 a4 f4 c6"
+    path = tmp_path / "end.tb"
+    assert main(["tablebase", "build", "othello:6", str(path), "--moves", moves, "--quiet", "--workers", "2"]) == 0
+    table = Tablebase(path)
+    state = RulesState(table.game, moves)
+    assert table.table.header["root"] == {"words": list(state.words), "to_move": state.to_move}
+    solution = exact_score(state, SMALL)
+    answer = table.answer(state)
+    assert answer.worth.score == solution.score and {m: w.score for m, w in answer.moves.items()} == solution.moves
+    for child in rows(table, 40):
+        assert table.worth(child).score == exact_score(child, SMALL, with_moves=False).score, child.described()
+    assert check_tablebase(str(path)).accepted
+    capsys.readouterr()
+    assert main(["tablebase", "query", str(path)]) == 2  # the start is no position after the given one
+    assert "reachable from the position it was built from" in capsys.readouterr().err
+
+
+def test_workers_build_the_same_file(tmp_path):
+    one, two = tmp_path / "one.tb", tmp_path / "two.tb"
+    build(load_game("dodgem:4"), one)
+    build(load_game("dodgem:4"), two, workers=2)
+    assert one.read_bytes() == two.read_bytes()

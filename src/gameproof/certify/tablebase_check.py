@@ -23,8 +23,9 @@ What is checked, every row in one pass (the problems are counted, the first :dat
 1. the arrays: their lengths and types, keys strictly increasing, ``keys[i] == Game.key(words[i], to_move[i])``,
    each row a position of the game (no piece off the board's cells, no cell holding two: what makes the key an
    exact code), the side to move 0 or 1 (and the one the rules' ``to_move`` says where they say it), the values
-   -1, 0, 1; the header's positions, counts, start row (the row of the start position's key, holding the start or
-   an image of it), start value and start distance, and its symmetries, ``repeats`` and scores against the game's;
+   -1, 0, 1; the header's positions, counts, start row (the row of the start position's key — or of the
+   ``root`` position the header gives, for the table of the positions after it — holding it or an image of it),
+   start value and start distance, and its symmetries, ``repeats`` and scores against the game's;
 2. at each row, by the rules alone: its legal moves (a side with no move passes where the game has passes), each
    move's position and who moves there; each such child is looked up by its key and must be in the table (the
    table is closed under moves), held there as the child itself or, for a built-in game with symmetries, as one of
@@ -452,7 +453,7 @@ class _Check:
                 raise RuntimeError(f"{self.game.name}: the checker's keys differ from Game.key at row {row}")
         # The start.
         header = self.header
-        start_words, start_side = tuple(self.game.rules.start()), 0
+        start_words, start_side = self._root()
         start_key = self.game.key(start_words, start_side)
         at = int(np.searchsorted(keys, np.uint64(start_key)))
         row = header.get("start")
@@ -477,6 +478,18 @@ class _Check:
         if header.get("start_distance") != int(self.distance[at]):
             report.add(f"the header says the start's distance is {header.get('start_distance')!r:.20}, but its row "
                        f"says {int(self.distance[at])}")
+
+    def _root(self) -> tuple[tuple[int, ...], int]:
+        """The position the table was built from: the game's start, or the ``root`` its header gives (the table of
+        the positions after a given one); BadInput for a root that is no position of the game's shape."""
+        root = self.header.get("root")
+        if root is None:
+            return tuple(self.game.rules.start()), 0
+        words, side = (root.get("words"), root.get("to_move")) if isinstance(root, dict) else (None, None)
+        if (not isinstance(words, list) or len(words) != self.game.words or side not in (0, 1)
+                or not all(type(word) is int and 0 <= word < 1 << 64 for word in words)):
+            raise BadInput(f"{self.table.path}: its header's root is {root!r:.80}, not a position of {self.game.name}")
+        return tuple(words), side
 
     def shape_problems(self) -> None:
         """Rows that are no position of the game: a piece on a bit that is no cell, or two pieces on one cell (which

@@ -40,6 +40,10 @@ def register(commands: argparse._SubParsersAction) -> None:
                            "after the last pass it finished.")
     add_input(build, "game", reads=Naming.GAME, metavar="GAME", help=GAME_HELP)
     add_output(build, "file", writes=Artefact.TABLEBASE, metavar="FILE", type=output_file, help="the tablebase file")
+    position_arguments(build, 'build the table of the positions after these moves instead of the start\'s, e.g. '
+                       '"a2-b2 b1-b2" (an endgame\'s table)')
+    build.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="threads that expand positions (default 1)")
     build.add_argument("--max-positions", type=int, default=MOST_POSITIONS, metavar="N",
                        help=f"stop (exit 2) past N positions (default {MOST_POSITIONS:,}: about 300 bytes each at the "
                        "peak of a build, 30 in the table)")
@@ -76,8 +80,12 @@ def run_build(args: argparse.Namespace) -> int:
     if args.max_positions < 1:
         raise BadInput(f"--max-positions must be at least 1, got {args.max_positions}")
     game = load_game(args.game)
+    root = None
+    if args.moves or args.position is not None:
+        state = state_from_args(game, args)
+        root = (state.words, state.to_move)
     with status_line(args.quiet or args.json, "tablebase: starting") as show:
-        report = build(game, args.file, most=args.max_positions, progress=show)
+        report = build(game, args.file, root=root, workers=args.workers, most=args.max_positions, progress=show)
     summary = {"game": game.name, "file": args.file, "positions": report.positions, **report.counts,
                "bytes": report.bytes, "resumed": report.resumed,
                "seconds": {name: round(seconds, 3) for name, seconds in report.seconds.items()}}

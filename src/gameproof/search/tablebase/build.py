@@ -26,6 +26,8 @@ from gameproof.search.tablebase.passes import NOT_OVER, Expander, Graph, Positio
 from gameproof.search.tablebase.table import write_table
 
 FORMAT = 1
+#: The most threads a build expands positions on.
+MOST_WORKERS = 64
 
 
 @dataclass
@@ -39,23 +41,27 @@ class BuildReport:
     bytes: int = 0
 
 
-def build(game: Game, path: str | Path, *, most: int = MOST_POSITIONS, progress: Progress | None = None) -> BuildReport:
-    """Build the tablebase of `game` from its start into `path` (see the module)."""
+def build(game: Game, path: str | Path, *, root: tuple[tuple[int, ...], int] | None = None, workers: int = 1,
+          most: int = MOST_POSITIONS, progress: Progress | None = None) -> BuildReport:
+    """Build the tablebase of `game` into `path`: every position reachable from `root` (words, side to move), by
+    default the start, expanded by `workers` threads (see the module)."""
     path = Path(path)
     identity = Identity.of(game)
     searched = searched_game(game)  # a file's declared symmetries are not trusted to merge positions
     if not searched.exact_keys:
         raise BadInput(f"{game.name}: its positions' keys are 64-bit hashes ((layers + 1) ** cells is past 2**63), "
                        "and a tablebase tells positions apart by exact keys")
+    if not 1 <= workers <= MOST_WORKERS:
+        raise BadInput(f"--workers must be between 1 and {MOST_WORKERS}, got {workers}")
     report = BuildReport()
-    work = _Work(path.with_name(path.name + ".work"), identity, searched)
-    expander = Expander(searched)
-    start = searched.rules.start()
+    words, to_move = (tuple(searched.rules.start()), 0) if root is None else root
+    work = _Work(path.with_name(path.name + ".work"), identity, searched, root)
+    expander = Expander(searched, workers)
 
     positions = work.load("positions", Positions, report)
     if positions is None:
         began = time.perf_counter()
-        positions = passes.forward(expander, tuple(start), 0, most, progress)
+        positions = passes.forward(expander, words, to_move, most, progress)
         report.seconds["forward"] = time.perf_counter() - began
         work.save("positions", positions)
     graph = work.load("graph", Graph, report)
@@ -80,13 +86,15 @@ def build(game: Game, path: str | Path, *, most: int = MOST_POSITIONS, progress:
             arrays["score"] = scores
     report.seconds["backward"] = time.perf_counter() - began
 
-    root = int(np.searchsorted(positions.keys, np.uint64(expander.key(expander.root(tuple(start), 0)))))
+    first = int(np.searchsorted(positions.keys, np.uint64(expander.key(expander.root(words, to_move)))))
     report.positions = count
     report.counts = {name: int((value == number).sum()) for name, number in (("win", 1), ("draw", 0), ("loss", -1))}
     header = {"format": FORMAT, **identity.meta(),
               "symmetries": [symmetry.value for symmetry in searched.symmetries], "repeats": game.may_repeat,
-              "positions": count, "counts": report.counts, "start": root, "start_value": int(value[root]),
-              "start_distance": int(distance[root])}
+              "positions": count, "counts": report.counts, "start": first, "start_value": int(value[first]),
+              "start_distance": int(distance[first])}
+    if root is not None:  # the table of the positions after a given one, not of the whole game
+        header["root"] = {"words": list(words), "to_move": to_move}
     report.bytes = write_table(path, header, arrays)
     work.remove()
     return report
@@ -114,10 +122,11 @@ def _scores(game: Game, positions: Positions, graph: Graph, starts: np.ndarray, 
 class _Work:
     """The folder of a build's passes: each pass's arrays once it is done, and the game they are of."""
 
-    def __init__(self, folder: Path, identity: Identity, game: Game) -> None:
+    def __init__(self, folder: Path, identity: Identity, game: Game, root: tuple[tuple[int, ...], int] | None) -> None:
         self.folder = folder
         self.stamp = {"format": FORMAT, **identity.meta(), "fingerprint": game.fingerprint,
-                      "symmetries": [symmetry.value for symmetry in game.symmetries]}
+                      "symmetries": [symmetry.value for symmetry in game.symmetries],
+                      "root": None if root is None else [list(root[0]), root[1]]}
         stamp = folder / "game.json"
         if folder.is_dir() and stamp.is_file():
             try:
@@ -125,7 +134,8 @@ class _Work:
             except (OSError, ValueError):
                 kept = None
             if kept != self.stamp:
-                raise BadInput(f"{folder} holds a build of another game (or of other rules): remove it to build anew")
+                raise BadInput(f"{folder} holds a build of another game (or of other rules, or from another position): "
+                               "remove it to build anew")
         elif folder.exists() and not folder.is_dir():
             raise BadInput(f"{folder} is in the way of the build's working folder")
 

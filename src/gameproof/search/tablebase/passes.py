@@ -9,9 +9,12 @@ Positions are told apart by canonical key, which must be an exact code of the po
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from types import SimpleNamespace
+from typing import TypeVar
 
 import numpy as np
 from numba import njit
@@ -32,6 +35,7 @@ CHUNK = 1 << 15
 _MOVER_VALUE = {MOVER_WINS: 1, MOVER_LOSES: -1, DRAW: 0}
 
 Progress = Callable[[str], None]
+T = TypeVar("T")
 
 
 def expand(frames, first, last, g, s, out, child_frames, child_keys, parents, results):
@@ -88,17 +92,32 @@ class Children:
 
 
 class Expander:
-    """Expands positions (frame rows) of one game with its compiled kernels, a chunk of parents at a time."""
+    """Expands positions (frame rows) of one game with its compiled kernels, a chunk of parents at a time, on
+    `workers` threads (the kernels release the GIL), each with scratch arrays of its own."""
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
+    def __init__(self, game: Game, workers: int = 1) -> None:
+        self.game, self.workers = game, workers
         self.tables = lookahead_free(game)
         self.kernel = _kernels(game).expand
-        start = game.rules.start()
-        self.state = game.frames(start, 0, plies=1)
-        self.size = int(self.state[1])
-        self.out = np.zeros(max(1, game.max_moves), dtype=np.int64)
+        self.size = int(game.frames(game.rules.start(), 0, plies=1)[1])
         self.turn_column = game.words + game.layer_words
+        self._scratch = threading.local()
+
+    @property
+    def state(self) -> np.ndarray:
+        """This thread's kernel state array (room for a position and one move)."""
+        if not hasattr(self._scratch, "state"):
+            self._scratch.state = self.game.frames(self.game.rules.start(), 0, plies=1)
+            self._scratch.out = np.zeros(max(1, self.game.max_moves), dtype=np.int64)
+        return self._scratch.state
+
+    def each_chunk(self, count: int, work: Callable[[int], T]) -> list[T]:
+        """``work(first)`` for the first row of each chunk of `count` rows, on the workers, in order."""
+        firsts = range(0, count, CHUNK)
+        if self.workers == 1 or len(firsts) < 2:
+            return [work(first) for first in firsts]
+        with ThreadPoolExecutor(self.workers) as pool:
+            return list(pool.map(work, firsts))
 
     def root(self, words: tuple[int, ...], to_move: int) -> np.ndarray:
         """The frame row of a position."""
@@ -106,7 +125,7 @@ class Expander:
         return s[HEADER:HEADER + self.size].copy()
 
     def key(self, row: np.ndarray) -> int:
-        s = self.state
+        s = self.state.copy()
         s[0] = HEADER
         s[HEADER:HEADER + self.size] = row
         return int(self.game.kernels.key(s, self.tables))
@@ -115,10 +134,12 @@ class Expander:
         """Every child of the rows ``frames[first:last]`` in the rows' order, their parents by row number in
         `frames` (RulesBroken for a fault of the rules)."""
         last = len(frames) if last is None else last
-        room = (last - first) * self.out.size
+        state = self.state
+        out = self._scratch.out
+        room = (last - first) * out.size
         found = Children(np.zeros((room, self.size), dtype=np.uint64), np.zeros(room, dtype=np.uint64),
                          np.zeros(room, dtype=np.int64), np.zeros(room, dtype=np.int64))
-        n = self.kernel(frames, first, last, self.tables, self.state, self.out, found.frames, found.keys,
+        n = self.kernel(frames, first, last, self.tables, state, out, found.frames, found.keys,
                         found.parents, found.results)
         if n < 0:
             raise RulesBroken(Halt(-n), 1).of(self.game.name)
@@ -151,13 +172,13 @@ def forward(expander: Expander, words: tuple[int, ...], to_move: int, most: int,
     plies = 0
     while len(level.keys):
         parents = level.frames[level.ends == NOT_OVER]
-        fresh = [_fresh(expander, parents, first, seen) for first in range(0, len(parents), CHUNK)]
+        fresh = expander.each_chunk(len(parents), lambda first: _fresh(expander, parents, first, seen))
         level = _distinct(fresh) if fresh else Positions(seen[:0], parents[:0], level.ends[:0])
         found.append(level)
         seen = np.insert(seen, np.searchsorted(seen, level.keys), level.keys)  # both sorted, none shared
         plies += 1
         if len(seen) > most:
-            raise BadInput(f"{expander.game.name} has more than {most:,} positions reachable from the start "
+            raise BadInput(f"{expander.game.name} has more than {most:,} positions reachable from the position "
                            "(--max-positions): too many for a tablebase on this machine")
         if progress is not None:
             progress(f"forward: {plies} plies, {len(seen):,} positions")
@@ -230,19 +251,21 @@ def graph(expander: Expander, positions: Positions, progress: Progress | None = 
     """The moves between `positions` (every child of one is one of them: they are closed under moves)."""
     count = len(positions.keys)
     offsets = np.zeros(count + 1, dtype=np.int64)
-    children, passed = [], []
     going = np.flatnonzero(positions.ends == NOT_OVER)
-    for first in range(0, len(going), CHUNK):
+
+    def moves_of(first: int) -> tuple[np.ndarray, np.ndarray]:
         rows = going[first:first + CHUNK]
         found = expander.children(positions.frames[rows])
         at = np.searchsorted(positions.keys, found.keys)
         if not (at < count).all() or not (positions.keys[np.minimum(at, count - 1)] == found.keys).all():
             raise RuntimeError("a child is missing from the positions the forward pass found")
         offsets[rows + 1] = np.bincount(found.parents, minlength=len(rows))
-        children.append(at)
-        passed.append(expander.to_move(found.frames) != expander.to_move(positions.frames[rows][found.parents]))
         if progress is not None:
             progress(f"graph: {min(first + CHUNK, len(going)):,} of {len(going):,} positions")
+        return at, expander.to_move(found.frames) != expander.to_move(positions.frames[rows][found.parents])
+
+    found = expander.each_chunk(len(going), moves_of)
+    children, passed = [at for at, _ in found], [turned for _, turned in found]
     np.cumsum(offsets, out=offsets)
     empty = np.zeros(0, dtype=np.int64)
     return Graph(offsets, np.concatenate(children) if children else empty,

@@ -53,8 +53,9 @@ class Tablebase:
         reachable from the start)."""
         row = self.table.row(self._searched.key(state.words, state.to_move))
         if row is None:
+            origin = "the position it was built from" if "root" in self.table.header else "the start"
             raise BadInput(f"the tablebase has no entry for the position {state.position}: it holds the positions "
-                           "reachable from the start")
+                           f"reachable from {origin}")
         arrays = self.table.arrays
         distance = int(arrays["distance"][row])
         score = int(arrays["score"][row]) if self.scored else None
