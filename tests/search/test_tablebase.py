@@ -255,3 +255,79 @@ def test_workers_build_the_same_file(tmp_path):
     build(load_game("dodgem:4"), one)
     build(load_game("dodgem:4"), two, workers=2)
     assert one.read_bytes() == two.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def endgame(tmp_path_factory) -> Path:
+    """The table of Connect Four 5×4's positions after c c a (on which a search from c c ends)."""
+    path = tmp_path_factory.mktemp("endgame") / "after_cca.tb"
+    game = load_game("connect4:5,4")
+    state = RulesState(game, "c c a")
+    build(game, path, root=(state.words, state.to_move))
+    return path
+
+
+@pytest.mark.parametrize("engine", ["dfpn", "alphabeta"])
+def test_a_search_that_probes_a_table_ends_at_its_positions_with_their_values(endgame, engine):
+    from gameproof.framework.declaration import Engine
+
+    game = load_game("connect4:5,4")
+    state = RulesState(game, "c c")
+    probe = Tablebase(endgame).probe(game)
+    plain = solve(state, SMALL, engine=Engine(engine))
+    probed = solve(state, SMALL, engine=Engine(engine), probe=probe)
+    assert (probed.value, probed.moves) == (plain.value, plain.moves)
+    assert probed.nodes < plain.nodes / 2  # the subtree after a is the table's
+
+
+def test_a_probed_search_believes_the_table_which_is_why_tables_are_checked(endgame, tmp_path):
+    """A table whose entry for the position after c c a (a win for O, to move there) says "loss" makes a probed
+    search value a as a win for X; `tablebase check` rejects that table."""
+    import shutil
+
+    from gameproof.certify.tablebase_check import check_tablebase
+
+    forged = tmp_path / "forged.tb"
+    shutil.copy(endgame, forged)
+    game = load_game("connect4:5,4")
+    table = Tablebase(forged)
+    row = table.table.row(game.key(RulesState(game, "c c a").words, RulesState(game, "c c a").to_move))
+    values = table.table.arrays["value"]
+    writable = np.memmap(forged, dtype=values.dtype, mode="r+", offset=values.offset, shape=values.shape)
+    assert writable[row] == 1
+    writable[row] = -1
+    writable.flush()
+    probed = solve(RulesState(game, "c c"), SMALL, probe=Tablebase(forged).probe(game))
+    assert solve(RulesState(game, "c c"), SMALL).moves[RulesState(game, "c c").parse_move("a")] == Value.LOSS
+    assert probed.moves[RulesState(game, "c c").parse_move("a")] == Value.WIN
+    assert not check_tablebase(str(forged)).accepted
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["--workers", "2"], "does not take --workers"),
+    (["--certificate", "{tmp}/c.cert"], "does not take --certificate"),
+    (["--score"], "does not take --score"),
+])
+def test_solve_with_a_tablebase_refuses_what_it_cannot_do_in_one_line(endgame, tmp_path, capsys, argv, says):
+    command = ["solve", "connect4:5,4", "--moves", "c c", "--tablebase", str(endgame),
+               *(word.replace("{tmp}", str(tmp_path)) for word in argv)]
+    assert main(command) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and says in captured.err
+    assert not (tmp_path / "c.cert").exists()
+
+
+def test_solve_refuses_a_table_of_another_game_or_one_built_without_the_declared_symmetries(endgame, tmp_path, capsys):
+    assert main(["solve", "connect4:4,4", "--tablebase", str(endgame)]) == 2
+    assert "not of connect4:4,4" in capsys.readouterr().err
+    table = tmp_path / "dom.tb"
+    assert main(["tablebase", "build", f"{DOMINEERING}:3,3", str(table), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["solve", f"{DOMINEERING}:3,3", "--tablebase", str(table)]) == 2
+    assert "declares symmetries that its table was built without" in capsys.readouterr().err
+
+
+def test_solve_says_it_probed(endgame, capsys):
+    assert main(["solve", "connect4:5,4", "--moves", "c c", "--tablebase", str(endgame), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["value"] == "draw" and answer["tablebase"] == str(endgame)

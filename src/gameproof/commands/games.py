@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from gameproof.commands._files import Artefact, Naming, add_input, add_output
 from gameproof.commands._position import position_arguments, state_from_args
 from gameproof.commands._search import (backend_arguments, backend_from_args, options_from_args, print_values,
-                                        search_arguments, search_progress, status_line)
+                                        refuse_options, search_arguments, search_progress, status_line)
 from gameproof.commands.certificate import certificate_argument
 from gameproof.errors import BadInput, RunFailed
 from gameproof.framework.declaration import Engine
@@ -68,6 +68,10 @@ def register(commands: argparse._SubParsersAction) -> None:
                        f"{SAVING_SHARE} times as long as the last save took")
     backend_arguments(solve, "threads of this process")
     certificate_argument(solve)
+    solve.add_argument("--tablebase", metavar="FILE",
+                       help="end the search at every position this tablebase of the game holds, with its value (an "
+                       "endgame's table, from `gameproof tablebase build GAME FILE --moves ...`); on one thread, "
+                       "no certificate (the answer rests on the table: `gameproof tablebase check FILE`)")
     search_arguments(solve)
     solve.set_defaults(handler=run_solve)
 
@@ -225,6 +229,8 @@ def _state(args: argparse.Namespace):
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    if args.tablebase is not None:
+        refuse_options(args, _NOT_WITH_TABLEBASE, "--tablebase probes on one thread, for a value")
     if args.score and not args.distance:
         from gameproof.commands._score import run_score
 
@@ -234,6 +240,21 @@ def run_solve(args: argparse.Namespace) -> int:
 
         return run_distance(args, _state)
     return solve_and_report(_state(args), args, source=args.game)
+
+
+#: The options of `solve` that --tablebase does not take: (argument's name, its value when not given, as said).
+_NOT_WITH_TABLEBASE = (("workers", 1, "--workers"), ("backend", "local", "--backend"), ("address", None, "--address"),
+                       ("journal", None, "--journal"), ("certificate", None, "--certificate"),
+                       ("score", False, "--score"), ("distance", False, "--distance"))
+
+
+def _probe(args: argparse.Namespace, state):
+    """The keys and values of the tablebase that --tablebase names, for `state`'s game; None without it."""
+    if getattr(args, "tablebase", None) is None:
+        return None
+    from gameproof.search.tablebase.query import Tablebase
+
+    return Tablebase(args.tablebase).probe(state.game)
 
 
 def solve_and_report(state, args: argparse.Namespace, source: str | None = None) -> int:
@@ -252,14 +273,15 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     quiet = args.quiet or args.json
     # `solve` goes to the workers' solve, even on one (its progress and report say more); a finished position
     # (nothing to search: its value is the game's result), and `mnk solve` (which has no workers), to the plain one.
-    if "workers" in args and not state.is_over():
+    probe = _probe(args, state)
+    if "workers" in args and not state.is_over() and probe is None:
         solution, written = _solve_on_workers(state, args, options, engine, source, certificate_path, quiet)
     else:
         from gameproof.search.solve import kept_search, solve
 
         with search_progress(quiet) as progress:
             solution = solve(state, options, with_moves=not args.value_only, progress=progress, engine=engine,
-                             keep_table=certificate_path is not None)
+                             keep_table=certificate_path is not None, probe=probe)
         written = None
         if certificate_path is not None:
             written = _write_certificate(state, source, kept_search(state.game, options), certificate_path,
@@ -275,7 +297,7 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
                     "to_move": names[state.to_move],
                     "engine": engine.value, "value": solution.value, "moves": moves, "nodes": solution.nodes,
                     "seconds": round(solution.seconds, 6), "tt_entries": None if on_ray else solution.tt_entries,
-                    "certificate": written} | parallel)
+                    "certificate": written, "tablebase": getattr(args, "tablebase", None)} | parallel)
         return 0
     from gameproof.commands._output import console
 
@@ -284,7 +306,8 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
                  state, solution.value, moves)
     entries = "on Ray" if on_ray else f"{solution.tt_entries:,} TT entries"
     out.print(f"{engine.value}: {solution.nodes:,} nodes in {solution.seconds:.3f} s, {entries}"
-              + (f", {parallel['workers']} workers" if parallel.get("workers", 1) > 1 else ""))
+              + (f", {parallel['workers']} workers" if parallel.get("workers", 1) > 1 else "")
+              + (f", ended at the positions of {args.tablebase}" if probe is not None else ""), markup=False)
     if parallel.get("journal"):
         journal_line = parallel["journal"]
         out.print(f"journal: {journal_line['path']} (saved {journal_line['saves']} time{'s' * (journal_line['saves'] != 1)}"

@@ -385,6 +385,8 @@ def play(s, g, move):
             return UNCHANGED
         if info[INFO_LOOKAHEAD] != np.uint64(0) and wins_at_once(side, child, legal):
             return MOVER_LOSES
+        if PROBE:
+            return probed(s, g, following, side == to_move)
         return CONTINUE
     outcome = R_result(*given(side, child))  # for the side to move next
     if HAS_SCORE and outcome != ONGOING and info[INFO_SCORED] != np.uint64(0):
@@ -401,6 +403,26 @@ def play(s, g, move):
     if not HAS_PASS or move == PASS_MOVE:
         return NO_MOVE  # the side to move can neither move nor pass, or both sides pass
     return CONTINUE
+
+
+def probed(s, g, frame, same):
+    """With a tablebase's sorted keys ``g[3]`` and values ``g[4]`` (for the side to move there): the result for the
+    mover of the position in `frame` (reached by the mover's move; `same`: the mover moves there again) when the
+    table holds it, as if the game ended there; CONTINUE when it does not."""
+    first = frame + WORDS + LAYER + 1
+    key = s[first]
+    for k in range(1, KEYS):
+        if s[first + k] < key:
+            key = s[first + k]
+    key += s[first - 1] * g[1][INFO_TO_MOVE_TERM]
+    keys = g[3]
+    at = np.searchsorted(keys, key)
+    if at >= keys.size or keys[at] != key:
+        return CONTINUE
+    value = g[4][at]
+    if value == 0:
+        return RESULT_DRAW
+    return MOVER_WINS if (value > 0) == same else MOVER_LOSES
 
 
 def against_threshold(to_move, after, child, outcome, info):
@@ -576,8 +598,9 @@ def run_perft(game: Game, words: tuple[int, ...], to_move: int, depth: int, coun
     return paths
 
 
-def derive(game: Game) -> tuple[Kernels, Callable]:
-    """df-pn kernels and a perft kernel for one game's compiled rules."""
+def derive(game: Game, probe: bool = False) -> tuple[Kernels, Callable]:
+    """df-pn kernels and a perft kernel for one game's compiled rules; with `probe`, kernels whose ``play`` ends the
+    game at any position a tablebase given with the tables holds (:func:`probed`)."""
     from gameproof.search import dfpn
 
     compiled = game.compiled
@@ -595,10 +618,10 @@ def derive(game: Game) -> tuple[Kernels, Callable]:
         "WORDS": game.words, "LAYER": game.layer_words, "PARTS": game.codes.parts, "BASE": game.codes.base,
         "PASS_MOVE": game.pass_move, "TURN": game.spec.turn_argument, "KEYS": len(game.symmetries),
         "HAS_PASS": game.has_passes, "HAS_TURNS": game.has_turns, "HAS_SCORE": game.has_score,
-        "REMAINING": remaining_by,
+        "REMAINING": remaining_by, "PROBE": int(probe),
     }
     templates = (load, part, as_mask, given, first_parts, second_parts, third_parts, played, side_after, any_set, mover,
-                 remaining, room, moves, starting_on, one_word_placements, continued, swapped, play, against_threshold,
+                 remaining, room, moves, starting_on, one_word_placements, continued, swapped, play, probed, against_threshold,
                  wins_at_once, undo, key, estimate, bounded, perft)
     made = specialise(templates, bindings, depends_on=[dfpn, borrowing], fingerprint=game.fingerprint)
     kernels = Kernels(made.mover, made.remaining, made.moves, made.play, made.undo, made.key, made.estimate, made.room,

@@ -224,17 +224,26 @@ class Game:
 
     @property
     def _derived(self) -> tuple[Any, Any]:
+        return self._derive(False)
+
+    def _derive(self, probe: bool) -> tuple[Any, Any]:
         from gameproof.framework.derived import derive
 
-        shape = (self.fingerprint, len(self.symmetries))  # one rules file may declare games of other symmetries
+        shape = (self.fingerprint, len(self.symmetries), probe)  # one rules file may declare games of other symmetries
         if shape not in _DERIVED:
-            _DERIVED[shape] = derive(self)
+            _DERIVED[shape] = derive(self, probe)
         return _DERIVED[shape]
 
     @property
     def kernels(self):
         """df-pn's kernel protocol (:class:`gameproof.search.dfpn.Kernels`) for this game."""
         return self._derived[0]
+
+    @property
+    def probing_kernels(self):
+        """The kernels whose ``play`` ends a game at a position of a tablebase given with the tables (its sorted keys
+        and values after :attr:`tables`: :func:`gameproof.framework.derived.probed`)."""
+        return self._derive(True)[0]
 
     @property
     def perft_kernel(self):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+import numpy as np
+
 from gameproof.answers import Value
 from gameproof.framework.declaration import Engine
 from gameproof.framework.game import Game
@@ -16,10 +18,14 @@ from gameproof.search.dfpn import Options, Search
 from gameproof.search.exact import Solution
 from gameproof.search.tt import TranspositionTable
 
+#: A tablebase for the kernels to probe: its sorted keys and each one's value for the side to move there.
+Probe = tuple[np.ndarray, np.ndarray]
+
 
 def solve(state: RulesState, options: Options = Options(), *, with_moves: bool = True,
           progress: Callable[[int, int, int], None] | None = None, keep_table: bool = False,
-          engine: Engine | None = None, expect: Value | None = None, table: TranspositionTable | None = None) -> Solution:
+          engine: Engine | None = None, expect: Value | None = None, table: TranspositionTable | None = None,
+          probe: Probe | None = None) -> Solution:
     """Value of `state` for the side to move (and of each legal move, keyed by move number).
 
     `engine` defaults to the game's declared one. With `keep_table` (df-pn), one search per game and
@@ -28,11 +34,13 @@ def solve(state: RulesState, options: Options = Options(), *, with_moves: bool =
     each with its lanes: :meth:`TranspositionTable.with_own_lanes`). ``expect`` orders the two questions of a
     value-only df-pn solve (see :func:`exact.solve`). Rules that break the kernels' assumptions raise
     :class:`~gameproof.interrupts.RulesBroken`, naming the game. The answer of a game from a user's file that
-    declares symmetries is confirmed by checked certificates (:func:`~gameproof.search.confirm.confirm_symmetries`)."""
+    declares symmetries is confirmed by checked certificates (:func:`~gameproof.search.confirm.confirm_symmetries`).
+    With `probe` (a tablebase's sorted keys and values, :meth:`~gameproof.search.tablebase.query.Tablebase.probe`), a
+    game ends at any position the table holds, with the table's value (no table is kept between solves then)."""
     if state.is_over():
         return Solution(exact.final_value(state))
     try:
-        solution = _solve(state, options, with_moves, progress, keep_table, engine, expect, table)
+        solution = _solve(state, options, with_moves, progress, keep_table and probe is None, engine, expect, table, probe)
     except RulesBroken as broken:
         raise broken.of(state.game.name) from None
     if relies_on_declared_symmetries(state):
@@ -45,16 +53,18 @@ def solve(state: RulesState, options: Options = Options(), *, with_moves: bool =
 
 
 def _solve(state: RulesState, options: Options, with_moves: bool, progress: Callable[[int, int, int], None] | None,
-           keep_table: bool, engine: Engine | None, expect: Value | None, table: TranspositionTable | None) -> Solution:
+           keep_table: bool, engine: Engine | None, expect: Value | None, table: TranspositionTable | None,
+           probe: Probe | None) -> Solution:
     game = state.game
+    kernels, tables = (game.kernels, game.tables) if probe is None else (game.probing_kernels, (*game.tables, *probe))
     if (engine or game.spec.engine) is Engine.ALPHABETA:
-        return alphabeta.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=game.max_moves,
+        return alphabeta.solve(kernels, tables, state.frames(), max_depth=game.max_plies, max_moves=game.max_moves,
                                options=options, with_moves=with_moves, progress=progress, table=table)
     if table is not None:
-        search = Search(game.kernels, game.tables, game.max_plies, game.max_moves, options, table=table)
+        search = Search(kernels, tables, game.max_plies, game.max_moves, options, table=table)
     else:
         search = kept_search(game, options) if keep_table else None
-    return exact.solve(game.kernels, game.tables, state.frames(), max_depth=game.max_plies, max_moves=game.max_moves,
+    return exact.solve(kernels, tables, state.frames(), max_depth=game.max_plies, max_moves=game.max_moves,
                        options=options, with_moves=with_moves, max_positions=game.max_positions, progress=progress,
                        search=search, expect=expect)
 

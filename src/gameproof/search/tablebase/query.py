@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from gameproof.answers import Value, to_mover
 from gameproof.errors import BadInput
 from gameproof.framework.game import Game
@@ -42,6 +44,17 @@ class Tablebase:
         if [symmetry.value for symmetry in self._searched.symmetries] != self.table.header.get("symmetries"):
             raise BadInput(f"{path}: built with the symmetries {self.table.header.get('symmetries')}, not those "
                            f"{self.game.name} declares now; build the tablebase again")
+
+    def probe(self, game: Game) -> tuple[np.ndarray, np.ndarray]:
+        """The sorted keys and values that `game`'s probing kernels look positions up in (see
+        :func:`gameproof.search.solve.solve`); BadInput when the table is not of `game` as its searches key it (another
+        game, or a file's game whose declared symmetries the table was built without)."""
+        if game.name != self.game.name or game.fingerprint != self.game.fingerprint:
+            raise BadInput(f"{self.table.path} is a tablebase of {self.game.name}, not of {game.name}")
+        if self._searched is not self.game:
+            raise BadInput(f"{self.table.path}: {game.name} declares symmetries that its table was built without (a "
+                           "file's game): a search that merges positions by them cannot look the table up")
+        return np.asarray(self.table.arrays["keys"]), np.asarray(self.table.arrays["value"])
 
     @property
     def scored(self) -> bool:
