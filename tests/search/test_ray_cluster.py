@@ -59,6 +59,15 @@ def test_cube_and_conquer_on_the_cluster_gives_the_local_answer(cluster, tmp_pat
     assert (on_ray["cubes"], on_ray["splits"]) == (local["cubes"], local["splits"])
 
 
+def test_a_tablebase_built_on_the_cluster_is_the_local_file_byte_for_byte(cluster, tmp_path):
+    """Dodgem 4x4's forward and graph passes, a chunk of positions a job on the cluster's workers."""
+    build = ["tablebase", "build", "dodgem:4"]
+    summary = json.loads(_gameproof([*build, str(tmp_path / "ray.tb"), *_ray(cluster), "--json", "--quiet"], cluster.env))
+    _gameproof([*build, str(tmp_path / "local.tb"), "--quiet"])
+    assert summary["positions"] == 395_294 and summary["draw"] == 35_281
+    assert (tmp_path / "ray.tb").read_bytes() == (tmp_path / "local.tb").read_bytes()
+
+
 @pytest.mark.parametrize("game, engine", [("mnk-misere:4,4,3", "dfpn"), ("connect4:5,4", "alphabeta")])
 def test_a_solve_on_the_cluster_gives_the_local_values(cluster, tmp_path, game, engine):
     from gameproof.certify.check import check_certificate

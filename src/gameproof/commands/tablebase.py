@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from gameproof.commands._files import Artefact, Naming, add_input, add_output
 from gameproof.commands._output import exit_codes, output_file
 from gameproof.commands._position import position_arguments, state_from_args
-from gameproof.commands._search import status_line
+from gameproof.commands._search import backend_arguments, backend_from_args, status_line
 
 if TYPE_CHECKING:
     from gameproof.framework.state import RulesState
@@ -43,7 +43,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     position_arguments(build, 'build the table of the positions after these moves instead of the start\'s, e.g. '
                        '"a2-b2 b1-b2" (an endgame\'s table)')
     build.add_argument("--workers", type=int, default=1, metavar="N",
-                       help="threads that expand positions (default 1)")
+                       help="threads that expand positions (default 1); with --backend ray, N Ray workers (default "
+                       "one per CPU of the cluster)")
+    backend_arguments(build, "threads of this process")
     build.add_argument("--max-positions", type=int, default=MOST_POSITIONS, metavar="N",
                        help=f"stop (exit 2) past N positions (default {MOST_POSITIONS:,}: about 300 bytes each at the "
                        "peak of a build, 30 in the table)")
@@ -85,7 +87,8 @@ def run_build(args: argparse.Namespace) -> int:
         state = state_from_args(game, args)
         root = (state.words, state.to_move)
     with status_line(args.quiet or args.json, "tablebase: starting") as show:
-        report = build(game, args.file, root=root, workers=args.workers, most=args.max_positions, progress=show)
+        report = build(game, args.file, root=root, workers=args.workers, backend=backend_from_args(args),
+                       address=args.address, most=args.max_positions, progress=show)
     summary = {"game": game.name, "file": args.file, "positions": report.positions, **report.counts,
                "bytes": report.bytes, "resumed": report.resumed,
                "seconds": {name: round(seconds, 3) for name, seconds in report.seconds.items()}}

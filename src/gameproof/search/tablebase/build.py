@@ -11,6 +11,8 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from gameproof.errors import BadInput
 from gameproof.framework.declaration import RulesError
 from gameproof.framework.game import Game
 from gameproof.search.book_game import Identity
+from gameproof.search.jobs import Backend, ray_workers
 from gameproof.search.score import searched_game
 from gameproof.search.tablebase import MOST_POSITIONS, passes
 from gameproof.search.tablebase.passes import NOT_OVER, Expander, Graph, Positions, Progress
@@ -42,9 +45,11 @@ class BuildReport:
 
 
 def build(game: Game, path: str | Path, *, root: tuple[tuple[int, ...], int] | None = None, workers: int = 1,
-          most: int = MOST_POSITIONS, progress: Progress | None = None) -> BuildReport:
+          backend: Backend = Backend.LOCAL, address: str | None = None, most: int = MOST_POSITIONS,
+          progress: Progress | None = None) -> BuildReport:
     """Build the tablebase of `game` into `path`: every position reachable from `root` (words, side to move), by
-    default the start, expanded by `workers` threads (see the module)."""
+    default the start, expanded by `workers` threads, or on Ray (`workers` of its workers, by default one per CPU of
+    the cluster at `address`, or of one started here) (see the module)."""
     path = Path(path)
     identity = Identity.of(game)
     searched = searched_game(game)  # a file's declared symmetries are not trusted to merge positions
@@ -56,20 +61,19 @@ def build(game: Game, path: str | Path, *, root: tuple[tuple[int, ...], int] | N
     report = BuildReport()
     words, to_move = (tuple(searched.rules.start()), 0) if root is None else root
     work = _Work(path.with_name(path.name + ".work"), identity, searched, root)
-    expander = Expander(searched, workers)
-
-    positions = work.load("positions", Positions, report)
-    if positions is None:
-        began = time.perf_counter()
-        positions = passes.forward(expander, words, to_move, most, progress)
-        report.seconds["forward"] = time.perf_counter() - began
-        work.save("positions", positions)
-    graph = work.load("graph", Graph, report)
-    if graph is None:
-        began = time.perf_counter()
-        graph = passes.graph(expander, positions, progress)
-        report.seconds["graph"] = time.perf_counter() - began
-        work.save("graph", graph)
+    with _expanding(searched, workers, backend, address, identity.loading) as expander:
+        positions = work.load("positions", Positions, report)
+        if positions is None:
+            began = time.perf_counter()
+            positions = passes.forward(expander, words, to_move, most, progress)
+            report.seconds["forward"] = time.perf_counter() - began
+            work.save("positions", positions)
+        graph = work.load("graph", Graph, report)
+        if graph is None:
+            began = time.perf_counter()
+            graph = passes.graph(expander, positions, progress)
+            report.seconds["graph"] = time.perf_counter() - began
+            work.save("graph", graph)
 
     began = time.perf_counter()
     if progress is not None:
@@ -98,6 +102,16 @@ def build(game: Game, path: str | Path, *, root: tuple[tuple[int, ...], int] | N
     report.bytes = write_table(path, header, arrays)
     work.remove()
     return report
+
+
+@contextmanager
+def _expanding(game: Game, workers: int, backend: Backend, address: str | None, loading: str) -> Iterator[Expander]:
+    """An expander of `game`'s positions on `workers` threads here, or on Ray's workers for the whole build."""
+    if backend is not Backend.RAY:
+        yield Expander(game, workers)
+        return
+    with ray_workers(passes.expand_chunk, None if workers == 1 else workers, address) as pool:
+        yield Expander(game, workers, pool, loading)
 
 
 def _scores(game: Game, positions: Positions, graph: Graph, starts: np.ndarray, moves: np.ndarray) -> np.ndarray | None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 from numba import njit
@@ -93,10 +93,12 @@ class Children:
 
 class Expander:
     """Expands positions (frame rows) of one game with its compiled kernels, a chunk of parents at a time, on
-    `workers` threads (the kernels release the GIL), each with scratch arrays of its own."""
+    `workers` threads (the kernels release the GIL), each with scratch arrays of its own, or on the long-lived Ray
+    workers of `pool` (:func:`gameproof.search.jobs.ray_workers` running :func:`expand_chunk` for the game that
+    `loading` loads)."""
 
-    def __init__(self, game: Game, workers: int = 1) -> None:
-        self.game, self.workers = game, workers
+    def __init__(self, game: Game, workers: int = 1, pool: Any = None, loading: str = "") -> None:
+        self.game, self.workers, self.pool, self.loading = game, workers, pool, loading
         self.tables = lookahead_free(game)
         self.kernel = _kernels(game).expand
         self.size = int(game.frames(game.rules.start(), 0, plies=1)[1])
@@ -111,13 +113,35 @@ class Expander:
             self._scratch.out = np.zeros(max(1, self.game.max_moves), dtype=np.int64)
         return self._scratch.state
 
-    def each_chunk(self, count: int, work: Callable[[int], T]) -> list[T]:
-        """``work(first)`` for the first row of each chunk of `count` rows, on the workers, in order."""
-        firsts = range(0, count, CHUNK)
+    def each_chunk(self, frames: np.ndarray, then: Callable[[int, Children], T]) -> list[T]:
+        """``then(first, children)`` for the children of each chunk of rows of `frames` from row `first` on (their
+        parents by row number in `frames`), in order: expanded on the workers, `then` on the thread that
+        expanded the chunk, or here for the chunks Ray's workers expanded."""
+        firsts = range(0, len(frames), CHUNK)
+        if self.pool is not None and len(firsts):
+            found = self._on_ray(frames, firsts)
+            return [then(first, found[first]) for first in firsts]
+
+        def expanded(first: int) -> T:
+            return then(first, self.children(frames, first, min(first + CHUNK, len(frames))))
+
         if self.workers == 1 or len(firsts) < 2:
-            return [work(first) for first in firsts]
+            return [expanded(first) for first in firsts]
         with ThreadPoolExecutor(self.workers) as pool:
-            return list(pool.map(work, firsts))
+            return list(pool.map(expanded, firsts))
+
+    def _on_ray(self, frames: np.ndarray, firsts: range) -> dict[int, Children]:
+        """The children of each chunk, expanded by the Ray workers (parents by row number in `frames`)."""
+        from gameproof.search.jobs import Job
+
+        self.pool.add(Job(str(first), {"game": self.loading, "frames": np.ascontiguousarray(frames[first:first + CHUNK])})
+                      for first in firsts)
+        found = {}
+        while self.pool.busy():
+            job, (children, _) = self.pool.next()
+            first = int(job.key)
+            found[first] = Children(children.frames, children.keys, children.parents + first, children.results)
+        return found
 
     def root(self, words: tuple[int, ...], to_move: int) -> np.ndarray:
         """The frame row of a position."""
@@ -172,7 +196,7 @@ def forward(expander: Expander, words: tuple[int, ...], to_move: int, most: int,
     plies = 0
     while len(level.keys):
         parents = level.frames[level.ends == NOT_OVER]
-        fresh = expander.each_chunk(len(parents), lambda first: _fresh(expander, parents, first, seen))
+        fresh = expander.each_chunk(parents, lambda first, children: _fresh(expander, children, parents, seen))
         level = _distinct(fresh) if fresh else Positions(seen[:0], parents[:0], level.ends[:0])
         found.append(level)
         seen = np.insert(seen, np.searchsorted(seen, level.keys), level.keys)  # both sorted, none shared
@@ -197,9 +221,8 @@ def _end(game: Game, words: tuple[int, ...], to_move: int) -> int:
     return final_value(state).score if state.is_over() else NOT_OVER
 
 
-def _fresh(expander: Expander, parents: np.ndarray, first: int, seen: np.ndarray) -> Positions:
-    """The children of ``parents[first:first + CHUNK]`` not in `seen`, one of each key."""
-    children = expander.children(parents, first, min(first + CHUNK, len(parents)))
+def _fresh(expander: Expander, children: Children, parents: np.ndarray, seen: np.ndarray) -> Positions:
+    """The `children` (of rows of `parents`) not in `seen`, one of each key."""
     keys, at = np.unique(children.keys, return_index=True)
     fresh = ~_member(keys, seen)
     keys, at = keys[fresh], at[fresh]
@@ -252,24 +275,38 @@ def graph(expander: Expander, positions: Positions, progress: Progress | None = 
     count = len(positions.keys)
     offsets = np.zeros(count + 1, dtype=np.int64)
     going = np.flatnonzero(positions.ends == NOT_OVER)
+    frames = positions.frames[going]
 
-    def moves_of(first: int) -> tuple[np.ndarray, np.ndarray]:
+    def moves_of(first: int, found: Children) -> tuple[np.ndarray, np.ndarray]:
         rows = going[first:first + CHUNK]
-        found = expander.children(positions.frames[rows])
         at = np.searchsorted(positions.keys, found.keys)
         if not (at < count).all() or not (positions.keys[np.minimum(at, count - 1)] == found.keys).all():
             raise RuntimeError("a child is missing from the positions the forward pass found")
-        offsets[rows + 1] = np.bincount(found.parents, minlength=len(rows))
+        offsets[rows + 1] = np.bincount(found.parents - first, minlength=len(rows))
         if progress is not None:
             progress(f"graph: {min(first + CHUNK, len(going)):,} of {len(going):,} positions")
-        return at, expander.to_move(found.frames) != expander.to_move(positions.frames[rows][found.parents])
+        return at, expander.to_move(found.frames) != expander.to_move(frames[found.parents])
 
-    found = expander.each_chunk(len(going), moves_of)
+    found = expander.each_chunk(frames, moves_of)
     children, passed = [at for at, _ in found], [turned for _, turned in found]
     np.cumsum(offsets, out=offsets)
     empty = np.zeros(0, dtype=np.int64)
     return Graph(offsets, np.concatenate(children) if children else empty,
                  np.concatenate(passed) if passed else empty.astype(bool))
+
+
+def expand_chunk(game: str, frames: np.ndarray) -> Children:
+    """A job of a build on Ray: the children of the rows of `frames` (by row number there) in the game that `game`
+    loads, as a tablebase tells its positions apart (:func:`~gameproof.search.score.searched_game`)."""
+    return _worker_expander(game).children(frames)
+
+
+@functools.cache
+def _worker_expander(game: str) -> Expander:
+    from gameproof.framework.registry import load_game
+    from gameproof.search.score import searched_game
+
+    return Expander(searched_game(load_game(game)))
 
 
 @njit(cache=True)
