@@ -71,10 +71,11 @@ def test_a_declaration_with_repetition_and_plies_left_is_refused(shuttle):
 
 def test_the_game_says_a_position_may_repeat(capsys):
     assert main(["games", "dodgem"]) == 0
-    assert "a position may repeat (draw if play never ends)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "a position may repeat (draw if play never ends)" in out and "`gameproof tablebase build` solves it" in out
     assert main(["games", "dodgem:4", "--json"]) == 0
     described = json.loads(capsys.readouterr().out)
-    assert described["repetition"] == "draw" and described["max_plies"] is None
+    assert described["repetition"] == "draw" and described["max_plies"] is None and described["engine"] == "tablebase"
     game = load_game("dodgem:5")
     assert game.may_repeat
     with pytest.raises(BadInput, match="tablebase"):

@@ -129,7 +129,8 @@ def _describe_game(args: argparse.Namespace) -> int:
         "name": game.name, "usage": spec.usage, "example": spec.example, "summary": spec.summary,
         "aliases": list(spec.aliases), "parameters": _parameters(spec), "chosen": game.parameters,
         "board": {"rows": board.rows, "cols": board.cols, "cells": board.rows * board.cols},
-        "symmetries": [symmetry.value for symmetry in game.symmetries], "engine": spec.engine.value,
+        "symmetries": [symmetry.value for symmetry in game.symmetries],
+        "engine": "tablebase" if game.may_repeat else spec.engine.value,
         "notation": spec.notation.value, "players": list(spec.player_names), "passes": game.has_passes,
         "moves": {"parts": list(spec.parts), "codes": game.pass_move, "most": game.max_moves,
                   "turn_argument": spec.turn_argument},
@@ -162,7 +163,9 @@ def _describe_game(args: argparse.Namespace) -> int:
         + ("; the position says who moves (a move may earn another)" if game.has_turns else "")
         + ("; a final score (solve --score)" if game.has_score else ""),
         f"symmetries: {', '.join(described['symmetries'])}",
-        f"engine: {spec.engine.value} (what `gameproof solve` uses unless --engine says otherwise)",
+        ("engine: none of the searches (a game that may repeat): `gameproof tablebase build` solves it"
+         if game.may_repeat else f"engine: {spec.engine.value} (what `gameproof solve` uses unless --engine says "
+         "otherwise)"),
         f"notation: moves named by {spec.notation.value} ({_notation_example(game)})",
         f"positions (--position): {described['position_text']}",
     ]
