@@ -525,3 +525,17 @@ def test_df_pn_weighs_the_estimate_as_the_game_declares_unless_told(argv, weight
     from gameproof.framework.registry import load_game
 
     assert options_from_args(build_parser().parse_args(argv), load_game(argv[1])).heuristic == weight
+
+
+@pytest.mark.parametrize(("name", "meant"), [("conect4", "connect4"), ("tictactoe", "mnk:3,3,3"),
+                                              ("Othelo", "othello"), ("dotsandboxes", "dots-boxes"),
+                                              ("gomoku", "mnk:15,15,5"), ("breaktrough", "breakthrough")])
+def test_a_misspelt_or_other_name_of_a_game_gets_a_suggestion(name, meant, capsys):
+    assert main(["solve", name]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"unknown game {name!r} (did you mean {meant}?)" in err
+
+
+def test_a_name_like_no_game_gets_no_suggestion(capsys):
+    assert main(["solve", "xyzzy"]) == 2
+    assert "did you mean" not in capsys.readouterr().err

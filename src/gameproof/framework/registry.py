@@ -24,7 +24,8 @@ from gameproof.loading import import_file
 
 BUILTIN = ("gameproof.games.connect4", "gameproof.games.othello.rules", "gameproof.games.mnk.rules",
            "gameproof.games.amazons", "gameproof.games.hex", "gameproof.games.breakthrough", "gameproof.games.clobber",
-           "gameproof.games.dots_boxes", "gameproof.games.kalah", "gameproof.games.dodgem.rules")
+           "gameproof.games.dots_boxes", "gameproof.games.kalah", "gameproof.games.dodgem.rules",
+           "gameproof.games.morris3.rules")
 ENTRY_POINT_GROUP = "gameproof.games"
 EXAMPLES = ("othello", "mnk:3,3,3", "mnk-misere:4,4,3", "mnk-notakto:3,3,3", "connect4:5,4", "othello:4")
 
@@ -102,8 +103,26 @@ def unchecked_game(name: str) -> Game:
     else:
         spec = specs().get(base.lower())
         if spec is None:
-            raise BadInput(f"unknown game {name!r}; known: {', '.join(known_names())} (see `gameproof games`)")
+            raise BadInput(f"unknown game {name!r}{_suggestion(base.lower())}; known: {', '.join(known_names())} "
+                           "(see `gameproof games`)")
     return Game(spec, spec.parse_parameters(parameters))
+
+
+#: Names people try for games gameproof knows by another name (and parameters).
+KNOWN_AS = {"tictactoe": "mnk:3,3,3", "tic-tac-toe": "mnk:3,3,3", "ttt": "mnk:3,3,3", "noughts-and-crosses": "mnk:3,3,3",
+            "gomoku": "mnk:15,15,5", "notakto": "mnk-notakto:3,3,3",
+            "connect-four": "connect4", "connectfour": "connect4", "fourinarow": "connect4",
+            "dotsandboxes": "dots-boxes", "mancala": "kalah", "three-mens-morris": "morris3"}
+
+
+def _suggestion(name: str) -> str:
+    """``" (did you mean connect4?)"`` for a name close to a known one (or that people use for one); else nothing."""
+    import difflib
+
+    if name in KNOWN_AS:
+        return f" (did you mean {KNOWN_AS[name]}?)"
+    close = difflib.get_close_matches(name, [*specs(), *KNOWN_AS], n=1, cutoff=0.75)
+    return f" (did you mean {KNOWN_AS.get(close[0], close[0])}?)" if close else ""
 
 
 def is_builtin(spec: GameSpec) -> bool:
