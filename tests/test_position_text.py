@@ -79,6 +79,10 @@ def test_a_random_position_of_every_game_writes_and_reads_back(name, seed, plies
     ("hex:3", "X--/---/--- WHITE", "X--/---/--- white"),
     ("othello:4", "----.OX..XO.---- black", "-----OX--XO----- X"),
     ("connect4:4,4", "1, 2 3", "123"),
+    ("dodgem:3", "B.. B.. .RR  B", "B--/B--/-RR blue"),
+    ("dodgem:3", "B--\nB--\n-RR Red", "B--/B--/-RR red"),
+    ("morris3", "w.. .b. w..  B", "W--/-B-/W-- black"),
+    ("morris3", "---\n-W-\n--- Black", "---/-W-/--- black"),
 ])
 def test_other_spellings_read_as_the_canonical_text(name, text, canonical):
     assert RulesState.from_position(load_game(name), text).position == canonical

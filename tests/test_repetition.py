@@ -94,10 +94,12 @@ def test_the_game_says_a_position_may_repeat(capsys):
     ["book", "build", "dodgem:3", "{tmp}/dodgem.book", "--depth", "2"],
     ["tui", "dodgem:3"],
     ["tui", "game", "dodgem:3", "--position", "B--/B--/-RR red"],
+    ["solve", "morris3"],
+    ["solve", "morris3", "--moves", "b2-b2"],
 ])
-def test_every_search_refuses_dodgem_in_one_line(argv, tmp_path, capsys, monkeypatch):
+def test_every_search_refuses_a_built_in_repeating_game_in_one_line(argv, tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(GameproofApp, "run", lambda self, *a, **k: pytest.fail("a screen opened"))
-    game = next(arg for arg in argv if arg.startswith("dodgem"))
+    game = next(arg for arg in argv if arg.startswith(("dodgem", "morris3")))
     refused(capsys, [arg.replace("{tmp}", str(tmp_path)) for arg in argv], game)
     assert not (tmp_path / "dodgem.book").exists()
 
@@ -125,8 +127,9 @@ def test_every_search_refuses_a_repeating_file_game_with_a_score(argv, shuttle, 
 
 
 def test_the_python_searches_refuse(shuttle):
-    with pytest.raises(BadInput, match="may repeat a position"):
-        solve(RulesState(load_game("dodgem:3")))
+    for game in ("dodgem:3", "morris3"):
+        with pytest.raises(BadInput, match="may repeat a position"):
+            solve(RulesState(load_game(game)))
     with pytest.raises(BadInput, match="may repeat a position"):
         exact_score(RulesState(load_game(shuttle)))
 

@@ -14,11 +14,10 @@ it never resolves are draws (play can go on for ever).
 
 from __future__ import annotations
 
-from collections import deque
 
 BLUE, RED, EMPTY = "B", "R", "."
 CARS = (BLUE, RED)
-WIN, LOSS, DRAW = 1, -1, 0
+from plain_retrograde import DRAW, LOSS, WIN, paths, reachable as reached, values  # noqa: E402,F401
 # Where each side's cars go: (column step, row step); the first is forward.
 STEPS = (((1, 0), (0, 1), (0, -1)), ((0, 1), (-1, 0), (1, 0)))
 
@@ -80,9 +79,7 @@ def winner(position: Position) -> int | None:
 
 def perft(position: Position, depth: int) -> int:
     """The move paths of exactly `depth` plies (a finished game is no path)."""
-    if depth == 0:
-        return 1
-    return sum(perft(play(position, move), depth - 1) for move in moves(position))
+    return paths(position, depth, moves, play)
 
 
 def text(position: Position) -> str:
@@ -96,61 +93,14 @@ def text(position: Position) -> str:
 def reachable(n: int) -> tuple[list[Position], list[list[int]]]:
     """Every position reachable from the start of the n × n board (the start first) and each one's successors,
     by their indices in that list."""
-    first = start(n)
-    index = {first: 0}
-    positions, successors = [first], []
-    at = 0
-    while at < len(positions):
-        position = positions[at]
-        following = []
-        for move in moves(position):
-            after = play(position, move)
-            if after not in index:
-                index[after] = len(positions)
-                positions.append(after)
-            following.append(index[after])
-        successors.append(following)
-        at += 1
-    return positions, successors
+    return reached(start(n), moves, play)
 
 
 def retrograde(n: int) -> tuple[list[Position], list[int], list[list[int]]]:
-    """The reachable positions, each one's value for the side to move (WIN, LOSS or DRAW) and successors.
-
-    A position without a move is won by its side to move. Working backwards from those: a position with a
-    successor lost (for the side to move there) is won; one whose successors are all won is lost, which a
-    counter of the successors not yet known to be won finds. What is never resolved can be played for ever
-    without either side being able to force a win: a draw.
-    """
+    """The reachable positions, each one's value for the side to move (WIN, LOSS or DRAW) and successors: a position
+    without a move is won by its side to move (see :func:`plain_retrograde.values`)."""
     positions, successors = reachable(n)
-    predecessors: list[list[int]] = [[] for _ in positions]
-    left = []
-    for at, following in enumerate(successors):
-        distinct = set(following)
-        left.append(len(distinct))
-        for after in distinct:
-            predecessors[after].append(at)
-    value = [DRAW] * len(positions)
-    resolved = [False] * len(positions)
-    queue = deque()
-    for at, following in enumerate(successors):
-        if not following:
-            value[at], resolved[at] = WIN, True
-            queue.append(at)
-    while queue:
-        at = queue.popleft()
-        for before in predecessors[at]:
-            if resolved[before]:
-                continue
-            if value[at] == LOSS:
-                value[before], resolved[before] = WIN, True
-                queue.append(before)
-            else:
-                left[before] -= 1
-                if left[before] == 0:
-                    value[before], resolved[before] = LOSS, True
-                    queue.append(before)
-    return positions, value, successors
+    return positions, values(successors, WIN), successors
 
 
 def first_moves(n: int) -> tuple[int, int, dict[str, int]]:

@@ -14,11 +14,10 @@ it never resolves are draws (play can go on for ever).
 
 from __future__ import annotations
 
-from collections import deque
 
 WHITE, BLACK, EMPTY = "W", "B", "."
 MEN = (WHITE, BLACK)
-WIN, LOSS, DRAW = 1, -1, 0
+from plain_retrograde import DRAW, LOSS, WIN, paths, reachable as reached, values  # noqa: E402,F401
 POINTS = [(row, col) for row in range(3) for col in range(3)]
 LINES = ([[(r, c) for c in range(3)] for r in range(3)] + [[(r, c) for r in range(3)] for c in range(3)]
          + [[(k, k) for k in range(3)], [(k, 2 - k) for k in range(3)]])
@@ -74,9 +73,8 @@ def winner(position: Position) -> int | None:
 
 
 def perft(position: Position, depth: int) -> int:
-    if depth == 0:
-        return 1
-    return sum(perft(play(position, move), depth - 1) for move in moves(position))
+    """The move paths of exactly `depth` plies (a finished game is no path)."""
+    return paths(position, depth, moves, play)
 
 
 def text(position: Position) -> str:
@@ -103,60 +101,14 @@ def images(board: str) -> set[str]:
 
 def reachable() -> tuple[list[Position], list[list[int]]]:
     """Every position reachable from the start (the start first) and each one's successors by index."""
-    first = start()
-    index = {first: 0}
-    positions, successors = [first], []
-    done = 0
-    while done < len(positions):
-        position = positions[done]
-        following = []
-        for move in moves(position):
-            after = play(position, move)
-            if after not in index:
-                index[after] = len(positions)
-                positions.append(after)
-            following.append(index[after])
-        successors.append(following)
-        done += 1
-    return positions, successors
+    return reached(start(), moves, play)
 
 
 def retrograde() -> tuple[list[Position], list[int], list[list[int]]]:
-    """The reachable positions, each one's value for the side to move (WIN, LOSS or DRAW) and successors.
-
-    A position without a move is lost by its side to move. Backwards from those: a position with a successor
-    lost (for its side to move) is won; one whose successors are all won is lost (a counter of successors not yet
-    known won). What is never resolved is a draw.
-    """
+    """The reachable positions, each one's value for the side to move (WIN, LOSS or DRAW) and successors: a position
+    without a move is lost by its side to move (see :func:`plain_retrograde.values`)."""
     positions, successors = reachable()
-    predecessors: list[list[int]] = [[] for _ in positions]
-    left = []
-    for here, following in enumerate(successors):
-        distinct = set(following)
-        left.append(len(distinct))
-        for after in distinct:
-            predecessors[after].append(here)
-    value = [DRAW] * len(positions)
-    resolved = [False] * len(positions)
-    queue = deque()
-    for here, following in enumerate(successors):
-        if not following:
-            value[here], resolved[here] = LOSS, True
-            queue.append(here)
-    while queue:
-        here = queue.popleft()
-        for before in predecessors[here]:
-            if resolved[before]:
-                continue
-            if value[here] == LOSS:
-                value[before], resolved[before] = WIN, True
-                queue.append(before)
-            else:
-                left[before] -= 1
-                if left[before] == 0:
-                    value[before], resolved[before] = LOSS, True
-                    queue.append(before)
-    return positions, value, successors
+    return positions, values(successors, LOSS), successors
 
 
 def classes(positions: list[Position]) -> int:

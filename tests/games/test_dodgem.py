@@ -14,23 +14,18 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 import dodgem_reference as reference  # noqa: E402
+from reference_checks import check_every_position, engine_moves  # noqa: E402
 from move_masks import rule_moves  # noqa: E402
 
 from gameproof.cli import main  # noqa: E402
-from gameproof.errors import BadInput  # noqa: E402
 from gameproof.framework.declaration import WIN  # noqa: E402
 from gameproof.framework.registry import load_game  # noqa: E402
 from gameproof.framework.state import RulesState  # noqa: E402
 from gameproof.search.perft import fast_perft, perft  # noqa: E402
-from gameproof.search.solve import solve  # noqa: E402
 
 SIZES = [3, 4, 5, 6]
 #: Plies after which a random game is left unfinished (a game of Dodgem need not end).
 LONGEST = 400
-
-
-def engine_moves(state: RulesState) -> list[str]:
-    return sorted(state.move_name(move) for move in state.legal_moves())
 
 
 # --- the rules -------------------------------------------------------------------------------------------------
@@ -98,17 +93,8 @@ def test_random_games_agree_with_the_reference_move_by_move(n):
 
 def test_every_position_reachable_on_3x3_has_the_reference_moves():
     """All 2,055 positions the reference reaches, read into gameproof from their text."""
-    game = load_game("dodgem:3")
     positions, successors = reference.reachable(3)
-    for position, following in zip(positions, successors):
-        state = RulesState.from_position(game, reference.text(position))
-        names = engine_moves(state)
-        assert names == sorted(reference.moves(position)), reference.text(position)
-        for name in names:
-            state.play(state.parse_move(name))
-            assert state.position == reference.text(reference.play(position, name))
-            state.undo()
-        assert len(following) == len(names)
+    check_every_position(load_game("dodgem:3"), reference, positions, successors)
 
 
 @pytest.mark.parametrize(("n", "depth", "python_depth"), [(3, 7, 4), (4, 5, 3), (5, 4, 2), (6, 3, 2)])
@@ -135,18 +121,6 @@ def test_the_self_check_passes(n, capsys):
 # --- searches that assume every game ends ----------------------------------------------------------------------
 
 
-def test_solve_refuses_in_one_line_naming_the_tablebase(capsys):
-    assert main(["solve", "dodgem:3"]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == "" and captured.err.count("\n") == 1
-    assert "may repeat a position" in captured.err and "gameproof tablebase build dodgem:3" in captured.err
-
-
-def test_the_python_solve_refuses():
-    with pytest.raises(BadInput, match="tablebase"):
-        solve(RulesState(load_game("dodgem:3")))
-
-
 # --- positions as text -----------------------------------------------------------------------------------------
 
 
@@ -164,12 +138,6 @@ def test_random_positions_write_and_read_back(n):
         again = RulesState.from_position(game, text)
         assert (again.words, again.to_move) == (state.words, state.to_move)
         assert again.position == text and again.record == ""
-
-
-def test_other_spellings_read_as_the_canonical_text():
-    game = load_game("dodgem:3")
-    assert RulesState.from_position(game, "B.. B.. .RR  B").position == "B--/B--/-RR blue"
-    assert RulesState.from_position(game, "B--\nB--\n-RR Red").position == "B--/B--/-RR red"
 
 
 def test_perft_of_a_position_given_as_text_is_that_of_the_moves_that_reach_it(capsys):

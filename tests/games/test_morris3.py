@@ -14,25 +14,20 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 import morris3_reference as reference  # noqa: E402
+from reference_checks import check_every_position, engine_moves  # noqa: E402
 from move_masks import rule_moves  # noqa: E402
 
 from gameproof.certify.tablebase_check import check_tablebase  # noqa: E402
 from gameproof.cli import main  # noqa: E402
-from gameproof.errors import BadInput  # noqa: E402
 from gameproof.framework.declaration import LOSS  # noqa: E402
 from gameproof.framework.registry import load_game  # noqa: E402
 from gameproof.framework.state import RulesState  # noqa: E402
 from gameproof.search.perft import fast_perft, perft  # noqa: E402
-from gameproof.search.solve import solve  # noqa: E402
 from gameproof.search.tablebase.build import build  # noqa: E402
 from gameproof.search.tablebase.query import Tablebase  # noqa: E402
 
 #: Plies after which a random game is left unfinished (a game of Three Men's Morris need not end).
 LONGEST = 400
-
-
-def engine_moves(state: RulesState) -> list[str]:
-    return sorted(state.move_name(move) for move in state.legal_moves())
 
 
 @pytest.fixture(scope="module")
@@ -90,17 +85,8 @@ def test_random_games_agree_with_the_reference_move_by_move():
 
 
 def test_every_reachable_position_has_the_reference_moves(analysis):
-    game = load_game("morris3")
     positions, _, successors = analysis
-    for position, following in zip(positions, successors):
-        state = RulesState.from_position(game, reference.text(position))
-        names = engine_moves(state)
-        assert names == sorted(reference.moves(position)), reference.text(position)
-        for name in names:
-            state.play(state.parse_move(name))
-            assert state.position == reference.text(reference.play(position, name))
-            state.undo()
-        assert len(following) == len(names)
+    check_every_position(load_game("morris3"), reference, positions, successors)
 
 
 def test_no_reachable_position_leaves_a_side_without_a_move_unless_a_line_ended_the_game(analysis):
@@ -134,37 +120,7 @@ def test_the_self_check_passes(capsys):
 # --- searches that assume every game ends ----------------------------------------------------------------------
 
 
-def test_solve_refuses_in_one_line_naming_the_tablebase(capsys):
-    assert main(["solve", "morris3"]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == "" and captured.err.count("\n") == 1
-    assert "may repeat a position" in captured.err and "gameproof tablebase build morris3" in captured.err
-    with pytest.raises(BadInput, match="tablebase"):
-        solve(RulesState(load_game("morris3")))
-
-
 # --- positions as text -----------------------------------------------------------------------------------------
-
-
-def test_random_positions_write_and_read_back():
-    game = load_game("morris3")
-    rng = random.Random(3)
-    for _ in range(60):
-        state = RulesState(game)
-        for _ in range(rng.randrange(40)):
-            if state.is_over():
-                break
-            state.play(rng.choice(state.legal_moves()))
-        text = state.position
-        again = RulesState.from_position(game, text)
-        assert (again.words, again.to_move) == (state.words, state.to_move)
-        assert again.position == text and again.record == ""
-
-
-def test_other_spellings_read_as_the_canonical_text():
-    game = load_game("morris3")
-    assert RulesState.from_position(game, "w.. .b. w..  B").position == "W--/-B-/W-- black"
-    assert RulesState.from_position(game, "---\n-W-\n--- Black").position == "---/-W-/--- black"
 
 
 def test_perft_of_a_position_given_as_text_is_that_of_the_moves_that_reach_it(capsys):

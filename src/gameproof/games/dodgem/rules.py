@@ -20,6 +20,7 @@ import sys
 
 from gameproof.errors import BadInput
 from gameproof.framework.declaration import WIN, Board, GameSpec, Parameter, PositionFormat, Repetition
+from gameproof.framework.square_text import SquareText
 
 
 def constants(size):
@@ -96,52 +97,25 @@ PIECES = "BR"
 NAMES = ("blue", "red")
 
 
+def _text(game) -> SquareText:
+    size = game.parameters["size"]
+    return SquareText(size, size + 1, PIECES, NAMES)
+
+
 def parse_text(game, text):
     """(blue, red) and the side to move of ``B--/B--/-RR blue``: the N × N board's rows top to bottom separated by
     ``/`` (or spaces), B a blue car, R a red one, ``-`` or ``.`` empty, then the side to move (blue or red, b or r)."""
-    size = game.parameters["size"]
-    width = size + 1
-    tokens = text.split()
-    sides = {"blue": 0, "b": 0, "red": 1, "r": 1}
-    if len(tokens) < 2:
-        missing = "board" if tokens and tokens[0].casefold() in sides else "side to move"
-        raise BadInput(f"no {missing}: write the rows top to bottom separated by /, a space and the side to move "
-                       "(blue or red)")
-    side = tokens[-1].casefold()
-    if side not in sides:
-        raise BadInput(f"unknown side to move {tokens[-1]!r:.30} (blue or red, or b or r)")
-    rows = [row for token in tokens[:-1] for row in token.split("/")]
-    if len(rows) != size:
-        raise BadInput(f"{len(rows)} rows, but the board has {size} (the rows top to bottom, separated by /, then the "
-                       "side to move)")
-    cars = [0, 0]
-    for index, row in enumerate(rows):
-        number = size - index
-        if len(row) != size:
-            raise BadInput(f"row {number} has {len(row)} squares, but the board has {size} columns")
-        for col, char in enumerate(row):
-            if char in "-.":
-                continue
-            if char not in PIECES:
-                raise BadInput(f"row {number}: unknown piece {char!r} (B blue, R red; - or . empty)")
-            cars[PIECES.index(char)] |= 1 << ((number - 1) * width + col)
+    cars, to_move = _text(game).read(text)
+    most = game.parameters["size"] - 1
     for colour, held in enumerate(cars):
-        count = bin(held).count("1")
-        if count > size - 1:
-            raise BadInput(f"{count} {NAMES[colour]} cars, but each side has {size - 1} at most")
-    return (cars[0], cars[1]), sides[side]
+        if bin(held).count("1") > most:
+            raise BadInput(f"{bin(held).count('1')} {NAMES[colour]} cars, but each side has {most} at most")
+    return cars, to_move
 
 
 def format_text(game, absolute, to_move):
     """The text :func:`parse_text` reads."""
-    size = game.parameters["size"]
-    width = size + 1
-    rows = []
-    for row in reversed(range(size)):
-        rows.append("".join(PIECES[0] if absolute[0] >> (row * width + col) & 1
-                            else PIECES[1] if absolute[1] >> (row * width + col) & 1 else "-"
-                            for col in range(size)))
-    return "/".join(rows) + " " + NAMES[to_move]
+    return _text(game).write(absolute, to_move)
 
 
 GAME = GameSpec(

@@ -23,6 +23,7 @@ import sys
 from gameproof.errors import BadInput
 from gameproof.framework.bits import popcount
 from gameproof.framework.declaration import ALL_SYMMETRIES, LOSS, Board, GameSpec, PositionFormat, Repetition
+from gameproof.framework.square_text import SquareText
 
 CELLS = 0x1FF
 NOT_COL_A = 0b110110110  # the cells of columns b and c: where a step right lands, and where a step left starts
@@ -88,40 +89,19 @@ PIECES = "WB"
 NAMES = ("white", "black")
 
 
+TEXT = SquareText(3, 3, PIECES, NAMES, "point")
+
+
 def parse_text(game, text):
     """(white, black) and the side to move of ``W--/-B-/--- white``: the rows top to bottom separated by ``/`` (or
     spaces), W a white piece, B a black one, ``-`` or ``.`` vacant, then the side to move (white or black, w or b).
     At most three pieces a side; while pieces are being placed, the side to move is the one the counts say (white
     when both have placed as many, black when white has one more)."""
-    tokens = text.split()
-    sides = {"white": 0, "w": 0, "black": 1, "b": 1}
-    if len(tokens) < 2:
-        missing = "board" if tokens and tokens[0].casefold() in sides else "side to move"
-        raise BadInput(f"no {missing}: write the rows top to bottom separated by /, a space and the side to move "
-                       "(white or black)")
-    side = tokens[-1].casefold()
-    if side not in sides:
-        raise BadInput(f"unknown side to move {tokens[-1]!r:.30} (white or black, or w or b)")
-    rows = [row for token in tokens[:-1] for row in token.split("/")]
-    if len(rows) != 3:
-        raise BadInput(f"{len(rows)} rows, but the board has 3 (the rows top to bottom, separated by /, then the "
-                       "side to move)")
-    pieces = [0, 0]
-    for index, row in enumerate(rows):
-        number = 3 - index
-        if len(row) != 3:
-            raise BadInput(f"row {number} has {len(row)} points, but the board has 3 columns")
-        for col, char in enumerate(row):
-            if char in "-.":
-                continue
-            if char.upper() not in PIECES:
-                raise BadInput(f"row {number}: unknown piece {char!r} (W white, B black; - or . vacant)")
-            pieces[PIECES.index(char.upper())] |= 1 << ((number - 1) * 3 + col)
+    pieces, to_move = TEXT.read(text)
     counts = [bin(held).count("1") for held in pieces]
     for colour, count in enumerate(counts):
         if count > PIECES_EACH:
             raise BadInput(f"{count} {NAMES[colour]} pieces, but each side has {PIECES_EACH}")
-    to_move = sides[side]
     if counts != [PIECES_EACH, PIECES_EACH]:
         placing = 0 if counts[0] == counts[1] else 1 if counts[0] == counts[1] + 1 else None
         if placing is None:
@@ -129,16 +109,12 @@ def parse_text(game, text):
         if placing != to_move:
             raise BadInput(f"{counts[0]} white and {counts[1]} black pieces: {NAMES[placing]} is to place, "
                            f"not {NAMES[to_move]}")
-    return (pieces[0], pieces[1]), to_move
+    return pieces, to_move
 
 
 def format_text(game, absolute, to_move):
     """The text :func:`parse_text` reads."""
-    rows = []
-    for row in reversed(range(3)):
-        rows.append("".join(PIECES[0] if absolute[0] >> (row * 3 + col) & 1
-                            else PIECES[1] if absolute[1] >> (row * 3 + col) & 1 else "-" for col in range(3)))
-    return "/".join(rows) + " " + NAMES[to_move]
+    return TEXT.write(absolute, to_move)
 
 
 GAME = GameSpec(
