@@ -14,6 +14,8 @@ it never resolves are draws (play can go on for ever).
 
 from __future__ import annotations
 
+from functools import cache
+
 
 WHITE, BLACK, EMPTY = "W", "B", "."
 MEN = (WHITE, BLACK)
@@ -104,6 +106,7 @@ def reachable() -> tuple[list[Position], list[list[int]]]:
     return reached(start(), moves, play)
 
 
+@cache  # one analysis for every test that asks (the lists are only read)
 def retrograde() -> tuple[list[Position], list[int], list[list[int]]]:
     """The reachable positions, each one's value for the side to move (WIN, LOSS or DRAW) and successors: a position
     without a move is lost by its side to move (see :func:`plain_retrograde.values`)."""
