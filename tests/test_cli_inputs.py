@@ -539,3 +539,18 @@ def test_a_misspelt_or_other_name_of_a_game_gets_a_suggestion(name, meant, capsy
 def test_a_name_like_no_game_gets_no_suggestion(capsys):
     assert main(["solve", "xyzzy"]) == 2
     assert "did you mean" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("target", "says"), [
+    ("", "names no function: give FILE.py::FUNCTION; its functions: centre, grid, is_magic,"),
+    ("::nosuch", "has no function 'nosuch'; its functions: centre, grid, is_magic, lines,"),
+])
+def test_check_without_a_known_function_lists_the_files_functions(target, says, capsys):
+    assert main(["check", f"{ROOT / 'examples' / 'magic_square.py'}{target}"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err, err
+
+
+def test_perft_takes_quiet_as_the_other_long_commands_do(capsys):
+    assert main(["perft", "connect4:4,4", "3", "--quiet", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["paths"] == 4 ** 3

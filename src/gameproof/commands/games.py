@@ -84,6 +84,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     position_arguments(perft, "moves played first")
     perft.add_argument("--count-finished", action="store_true", help="a game that ends before DEPTH counts as one path")
     perft.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    perft.add_argument("--quiet", action="store_true", help="accepted as by the other long commands (perft shows no "
+                       "progress)")
     perft.set_defaults(handler=run_perft)
 
 

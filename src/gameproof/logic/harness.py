@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextvars
 import enum
+import inspect
 import math
 import signal
 import threading
@@ -462,9 +463,15 @@ def load_harness(spec: str) -> Harness:
     """The function named by ``FILE.py::FUNCTION``, from its module's :func:`guarded_namespace`; BadInput (one
     line) when it cannot be loaded."""
     path_text, sep, function = spec.rpartition("::")
-    if not sep or not path_text or not function:
+    if not sep and spec.endswith(".py"):  # a file without its function: name the ones it has
+        path_text, sep, function = spec, "::", ""
+    if not sep or not path_text:
         raise BadInput(f"expected FILE.py::FUNCTION, got {spec!r}")
-    harness = guarded_namespace(import_file(path_text)).get(function)
+    module = import_file(path_text)
+    harness = guarded_namespace(module).get(function) if function else None
     if not callable(harness):
-        raise BadInput(f"{path_text} has no function {function!r}")
+        defined = sorted(name for name, value in vars(module).items() if inspect.isfunction(value)
+                         and value.__module__ == module.__name__ and not name.startswith("_"))
+        which = f"has no function {function!r}" if function else "names no function: give FILE.py::FUNCTION"
+        raise BadInput(f"{path_text} {which}; its functions: {', '.join(defined) or 'none'}")
     return harness
