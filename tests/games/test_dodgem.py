@@ -148,23 +148,6 @@ def test_perft_of_a_position_given_as_text_is_that_of_the_moves_that_reach_it(ca
     assert by_moves["position"] == "B---/B---/-BR-/-R-R blue"
 
 
-@pytest.mark.parametrize(("text", "says"), [
-    ("B--/B--/-RR", "no side to move"),
-    ("B--/B--/-RR x", "unknown side to move 'x'"),
-    ("blue", "no board"),
-    ("", "no side to move"),
-    ("B--/B--/-RR green", "unknown side to move 'green'"),
-    ("B--/-RR blue", "2 rows, but the board has 3"),
-    ("B--/B---/-RR blue", "row 2 has 4 squares, but the board has 3 columns"),
-    ("B--/BX-/-RR blue", "row 2: unknown piece 'X'"),
-    ("BBB/---/-RR blue", "3 blue cars, but each side has 2 at most"),
-])
-def test_text_that_is_no_position_is_one_line_and_exit_2(text, says, capsys):
-    assert main(["perft", "dodgem:3", "1", f"--position={text}"]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == "" and captured.err.count("\n") == 1 and says in captured.err, captured.err
-
-
 def test_render_draws_the_board_with_its_exits(tmp_path, capsys):
     path = tmp_path / "dodgem.svg"
     assert main(["render", "dodgem:3", "--moves", "a3-b3 b1-b2 b3-c3 b2-b3 c3-d3", "--svg", str(path)]) == 0

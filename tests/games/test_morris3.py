@@ -131,24 +131,6 @@ def test_perft_of_a_position_given_as_text_is_that_of_the_moves_that_reach_it(ca
     assert json.loads(capsys.readouterr().out)["paths"] == by_moves["paths"]
 
 
-@pytest.mark.parametrize(("text", "says"), [
-    ("---/---/---", "no side to move"),
-    ("white", "no board"),
-    ("---/---/--- green", "unknown side to move 'green'"),
-    ("---/--- white", "2 rows, but the board has 3"),
-    ("---/----/--- white", "row 2 has 4 points, but the board has 3 columns"),
-    ("---/-X-/--- white", "row 2: unknown piece 'X'"),
-    ("WWW/W--/BBB black", "4 white pieces, but each side has 3"),
-    ("W--/W--/--- black", "2 white and 0 black pieces"),
-    ("W--/---/--- white", "black is to place, not white"),
-    ("W--/-B-/--- black", "white is to place, not black"),
-])
-def test_text_that_is_no_position_is_one_line_and_exit_2(text, says, capsys):
-    assert main(["perft", "morris3", "1", f"--position={text}"]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == "" and captured.err.count("\n") == 1 and says in captured.err, captured.err
-
-
 # --- the values ----------------------------------------------------------------------------------------------------
 
 

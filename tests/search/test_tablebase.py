@@ -331,3 +331,22 @@ def test_solve_says_it_probed(endgame, capsys):
     assert main(["solve", "connect4:5,4", "--moves", "c c", "--tablebase", str(endgame), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["value"] == "draw" and answer["tablebase"] == str(endgame)
+
+
+def test_a_damaged_pass_in_the_work_folder_is_one_line_and_nothing_is_written(tmp_path, capsys, monkeypatch):
+    from gameproof.search.tablebase import passes
+
+    path = tmp_path / "t.tb"
+
+    def killed(*_):
+        raise KeyboardInterrupt  # as a kill after the forward pass was kept
+
+    with monkeypatch.context() as patched:
+        patched.setattr(passes, "graph", killed)
+        with pytest.raises(KeyboardInterrupt):
+            build(load_game("mnk:3,3,3"), path)
+    kept = tmp_path / "t.tb.work" / "positions.npz"
+    kept.write_bytes(b"not a zip")
+    assert main(["tablebase", "build", "mnk:3,3,3", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot be read" in err and "to build anew" in err and not path.exists()

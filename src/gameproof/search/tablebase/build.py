@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import time
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -158,8 +159,11 @@ class _Work:
         file = self.folder / f"{name}.npz"
         if not file.is_file():
             return None
-        with np.load(file) as kept:
-            found = kind(*(kept[field] for field in kind.__dataclass_fields__))
+        try:
+            with np.load(file) as kept:
+                found = kind(*(kept[field] for field in kind.__dataclass_fields__))
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+            raise BadInput(f"{file} cannot be read ({error}): remove {self.folder} to build anew") from None
         report.resumed.append(name)
         return found
 

@@ -279,9 +279,9 @@ def graph(expander: Expander, positions: Positions, progress: Progress | None = 
 
     def moves_of(first: int, found: Children) -> tuple[np.ndarray, np.ndarray]:
         rows = going[first:first + CHUNK]
-        at = np.searchsorted(positions.keys, found.keys)
-        if not (at < count).all() or not (positions.keys[np.minimum(at, count - 1)] == found.keys).all():
+        if not _member(found.keys, positions.keys).all():
             raise RuntimeError("a child is missing from the positions the forward pass found")
+        at = np.searchsorted(positions.keys, found.keys)
         offsets[rows + 1] = np.bincount(found.parents - first, minlength=len(rows))
         if progress is not None:
             progress(f"graph: {min(first + CHUNK, len(going)):,} of {len(going):,} positions")
