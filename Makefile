@@ -24,8 +24,9 @@ $(VENV)/.installed-test: $(BIN)/python pyproject.toml
 demo: $(VENV)/.installed-demo
 	$(BIN)/gameproof demo
 
+# Two test processes (pytest-xdist), as many as a 2-core machine has; the tests that start Ray run on one of them.
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 test-heavy: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -m heavy

@@ -1,8 +1,9 @@
 """Example harnesses for `gameproof check` (see docs/logic.md).
 
-    gameproof check examples/factor.py::factor      # finds 65519 * 65521
+    gameproof check examples/factor.py::factor      # a counterexample: 65519 * 65521 (exit 1)
     gameproof check examples/factor.py::identities  # verified
     gameproof check examples/factor.py::impossible  # vacuous
+    gameproof check examples/factor.py::lowest_bit  # a cover satisfied: a witness (exit 0)
 """
 
 from gameproof.logic import any_uint, assume, cover, verify

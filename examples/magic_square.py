@@ -1,6 +1,6 @@
 """Magic squares: the digits 1..n² in an n×n grid, every row, column and diagonal with the same sum.
 
-    gameproof check examples/magic_square.py::magic3      # a 3×3 magic square (sum 15)
+    gameproof check examples/magic_square.py::magic3      # satisfied: a 3×3 magic square (sum 15)
     gameproof check examples/magic_square.py::centre      # verified: every 3×3 magic square has 5 in the centre
     gameproof check examples/magic_square.py::magic4      # a 4×4 magic square (sum 34)
 """

@@ -1,6 +1,7 @@
 """Fixtures shared across the test folders."""
 
 import os
+import re
 import signal
 import subprocess
 import time
@@ -8,6 +9,19 @@ import time
 import pytest
 
 from gameproof.logic.drat import CHECKER_VARIABLE, Checker
+
+
+#: Tests that start Ray (a local instance, or a cluster of their own): run one after another on one test process
+#: when the suite runs on several (`make test`: pytest-xdist's --dist loadgroup), as two Ray starts at once would
+#: compete for the same machine.
+_ON_RAY = re.compile(r"(^|_)ray(_|$)")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if _ON_RAY.search(item.originalname if hasattr(item, "originalname") else item.name) \
+                or item.module.__name__.endswith("test_ray_cluster"):
+            item.add_marker(pytest.mark.xdist_group("ray"))
 
 
 @pytest.fixture

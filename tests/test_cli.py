@@ -1,6 +1,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from gameproof import __version__
 from gameproof.cli import main
 
@@ -30,6 +32,43 @@ def test_demo_runs_every_showcase(capsys):
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
     assert "212,258,216" in out  # perft 11
-    for title, argv in SHOWCASE:
-        assert " ".join(argv) in out.replace("\n", "")
+    for step in SHOWCASE:
+        assert " ".join(step.argv) in out.replace("\n", "")
     assert "33 legal moves" in out and "unique" in out and "loss" in out
+
+
+def test_the_quick_demo_leaves_out_the_long_steps(capsys):
+    from gameproof.commands.demo import QUICK_PERFT_DEPTH, SHOWCASE
+
+    assert main(["demo", "--quick"]) == 0
+    out = capsys.readouterr().out.replace("\n", "")
+    assert "390,216" in out and "3,005,288" not in out  # perft 8, not 9
+    for step in SHOWCASE:
+        assert (" ".join(step.argv) in out) is step.quick
+    assert QUICK_PERFT_DEPTH < 9 and not all(step.quick for step in SHOWCASE)
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["solve", "mnk:3,3,3", "--nosuch"], "unrecognized arguments: --nosuch (see `gameproof solve --help`)"),
+    (["tui", "connect4:5,4", "--nosuch"], "unrecognized arguments: --nosuch (see `gameproof tui game --help`)"),
+    (["sudoku", "solve", "." * 16, "extra"], "unrecognized arguments: extra (see `gameproof sudoku solve --help`)"),
+    (["sudoku", "solve"], "the following arguments are required: PUZZLE (see `gameproof sudoku solve --help`)"),
+    (["mnk", "solve", "--rows", "3"], "required: --cols, --k (see `gameproof mnk solve --help`)"),
+    (["solve", "mnk:3,3,3", "--engine", "x"], "invalid choice: 'x' (choose from 'dfpn', 'alphabeta') (see `gameproof "
+                                              "solve --help`)"),
+    (["perft", "mnk:3,3,3", "x"], "argument DEPTH: invalid int value: 'x' (see `gameproof perft --help`)"),
+    (["solve", "mnk:3,3,3", "--tt-mb", "0", "--quiet"], "--tt-mb must be a positive number of MiB, got 0.0 (see "
+                                                        "`gameproof solve --help`)"),
+    (["sudoku", "solve", "." * 16, "--cap", "1"], "--cap must be at least 2 (uniqueness needs a search for a second "
+                                                  "solution) (see `gameproof sudoku solve --help`)"),
+    (["games", "--check", "--games", "0"], "--games must be 1..1000000, not 0 (see `gameproof games --help`)"),
+])
+def test_usage_errors_point_to_the_subcommands_help(capsys, argv, said):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gameproof: error: ") and err.endswith(f"{said}\n") and err.count("\n") == 1
+
+
+def test_other_bad_input_does_not_point_to_help(capsys):
+    assert main(["games", "nosuch"]) == 2
+    assert "--help" not in capsys.readouterr().err

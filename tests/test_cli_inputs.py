@@ -112,7 +112,7 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "text.txt").write_text("hello\n")
     (folder / "empty.txt").write_text("")
     (folder / "zeros80.txt").write_text("0" * 80 + "\n")
-    (folder / "puzzles.txt").write_text("1...3..2...3..2.\n11..............\n")
+    (folder / "puzzles.txt").write_text("1...3..2...3..2.\n.23..1..4.......\n")  # the second: no solution
     (folder / "exits.py").write_text("import sys\ndef h():\n    sys.exit(0)\n")
     (folder / "broken.py").write_text("def f(:\n")
     (folder / "folder").mkdir()
@@ -172,6 +172,7 @@ BAD_INPUT = [
     (["sudoku", "solve", "1...3..2...3..2.", "--count", "--cap", str(10**30)], "--cap"),
     (["sudoku", "solve", "{place}/zeros80.txt"], "16, 81 or 256 cells, got 80 characters"),
     (["sudoku", "solve", "0" * 300], "got 300 characters"),
+    (["render", "sudoku", "1.1.3..2...3..2.", "--svg", "{place}/s.svg"], "the givens repeat 1 in row 1 (r1c1 and r1c3)"),
     (["render", "othello", "f5", "--svg", "{place}/missing/x.svg"], "no folder"),
     (["othello", "show", "f5", "--svg", "-", "--json"], "--svg -"),
     # issue 24: game names in other digits than 0-9, partial parameters, folders, bounds, files that cannot be filled
@@ -340,7 +341,7 @@ def test_game_parameters_are_all_or_none():
 def test_a_typed_square_takes_only_the_digits_0_to_9():
     from gameproof.tui.keys import SquareEntry
 
-    entry = SquareEntry(rows=3, cols=3)
+    entry = SquareEntry(rows=3)
     entry.push("b")
     assert not entry.accepts("\u00b2") and entry.accepts("2") and entry.push("2") == "b2"
 

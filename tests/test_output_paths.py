@@ -113,7 +113,8 @@ WRITERS = {
                      "{out}"], 1),
     "othello reach dimacs": (["othello", "reach", "--legal-moves", "18", "--plies", "2", "--dimacs", "{out}"], 1),
     "othello reach proof": (["othello", "reach", "--legal-moves", "18", "--plies", "2", "--proof", "{out}"], 1),
-    "render svg": (["render", "mnk:3,3,3", "--svg", "{out}"], 0),
+    "render svg": (["render", "mnk:3,3,3", "--svg", "{out}", "--format", "svg"], 0),
+    "render png": (["render", "mnk:3,3,3", "--out", "{out}", "--format", "png"], 0),
     "othello show svg": (["othello", "show", "f5", "--svg", "{out}"], 0),
 }
 

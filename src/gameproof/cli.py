@@ -45,6 +45,15 @@ class _CommandParser(_Parser):
         _refuse_unencodable(argv)
         return super().parse_known_args(with_game_subcommand(self, argv), namespace)
 
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        """The arguments; unrecognised ones are refused with the help of the subcommand they were given to (argparse
+        would point to the top-level help)."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            raise BadInput(f"unrecognized arguments: {' '.join(extras)} (see `{parsed.help_command} --help`)")
+        return parsed
+
 
 def _refuse_unencodable(argv: list[str]) -> None:
     """BadInput for an argument that is no text a file name or a message can hold (a lone surrogate that no
@@ -89,11 +98,13 @@ def _complete_help(parser: argparse.ArgumentParser) -> None:
                 _complete_help(sub)
     if parser.epilog is None:
         parser.epilog = _group_exit_codes() if _subcommands(parser) else exit_codes()
+    parser.set_defaults(help_command=parser.prog)  # the innermost command given sets it last
 
 
 def _group_exit_codes() -> str:
     """The exit codes of a command that holds others: those any command may use (each names its own)."""
-    return (exit_codes("success (verified, sat, reachable)", "a finding (counterexample, unsat, unreachable)",
+    return (exit_codes("success (verified, satisfied, sat, reachable)",
+                       "a finding (counterexample, unsatisfiable, unsat, unreachable)",
                        unknown=True, proof=True) + " Each command's --help says which it uses.")
 
 
@@ -128,13 +139,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    args = None
     try:
         _escape_unencodable_output()
         args = build_parser().parse_args(argv)
         check_files(args)
         return args.handler(args)
     except BadInput as error:
-        print(f"gameproof: error: {error}", file=sys.stderr)
+        print(f"gameproof: error: {error}{_see_help(args, error)}", file=sys.stderr)
         return 2
     except RunFailed as error:
         print(f"gameproof: failed: {error}", file=sys.stderr)
@@ -156,6 +168,14 @@ def _run(argv: Sequence[str] | None) -> int:
               "not write or read as text: numbers that rules give, and those in gameproof's files, fit in 64 bits",
               file=sys.stderr)
         return 2
+
+
+def _see_help(args: argparse.Namespace | None, error: BadInput) -> str:
+    """`` (see `gameproof solve --help`)`` after a refusal of an option's value by the command that `args` ran (a
+    message that starts with the option: ``--tt-mb must be ...``); nothing for other errors."""
+    if args is None or not str(error).startswith("--"):
+        return ""
+    return f" (see `{args.help_command} --help`)"
 
 
 def _too_long_a_number(error: ValueError) -> bool:

@@ -37,7 +37,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from gameproof.atomic import remove_partials
-from gameproof.errors import BadInput
+from gameproof.errors import BadInput, Unknown
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,6 +59,7 @@ class Halt(enum.IntEnum):
 
     NONE = 0
     STOPPED = 1  # a signal: the watchdog asked the kernel to stop
+    OUT_OF_TIME = 2  # the time a caller allowed ran out (:func:`time_limit`)
     TOO_LONG = 4
     UNKNOWN_RESULT = 5
     NO_MOVE = 6
@@ -120,8 +121,11 @@ _running: list[tuple[np.ndarray, int]] = []  # the stop slots (array, index) of 
 
 @contextmanager
 def stoppable(flags: np.ndarray, slot: int) -> Iterator[None]:
-    """Within the block, a signal writes :attr:`Halt.STOPPED` into ``flags[slot]``, which the kernel polls."""
+    """Within the block, a signal writes :attr:`Halt.STOPPED` into ``flags[slot]``, which the kernel polls, and the
+    end of a :func:`time_limit` writes :attr:`Halt.OUT_OF_TIME` (at once, if it has ended already)."""
     entry = (flags, slot)
+    if any(limit.expired for limit in _limits):
+        flags[slot] = Halt.OUT_OF_TIME
     _running.append(entry)
     try:
         yield
@@ -132,6 +136,56 @@ def stoppable(flags: np.ndarray, slot: int) -> Iterator[None]:
 def _any_running(kernels: list[tuple[np.ndarray, int]]) -> bool:
     """Whether one of `kernels` (entries of ``_running``) still runs."""
     return any(entry is running for entry in kernels for running in _running)
+
+
+class _TimeLimit:
+    """The thread that ends the kernels running when `seconds` of work have passed since it started, compiling
+    not counted (the time numba spends on a first run, which no kernel can cut short, is added to the limit)."""
+
+    def __init__(self, seconds: float, compiling) -> None:
+        self.seconds, self.compiling = seconds, compiling
+        self.started = time.monotonic()
+        self.expired = False
+        self.cancelled = threading.Event()
+        threading.Thread(target=self._wait, name="gameproof-time-limit", daemon=True).start()
+
+    def _wait(self) -> None:
+        while not self.cancelled.wait(max(0.0, self.started + self.seconds + self.compiling.seconds - time.monotonic())):
+            if time.monotonic() >= self.started + self.seconds + self.compiling.seconds:
+                self.expired = True
+                for flags, slot in list(_running):
+                    flags[slot] = Halt.OUT_OF_TIME
+                return
+
+
+_limits: list[_TimeLimit] = []  # the time limits in force
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Within the block, the compiled searches (df-pn, alpha-beta, distances, perft) stop once `seconds` of work
+    have passed, and raise :class:`~gameproof.errors.Unknown`; the time numba takes to compile them is not counted.
+    None: no limit. The limit stops every such kernel of the process running while it is in force (those of the
+    threads of one parallel solve, which is what it is for)."""
+    if seconds is None:
+        yield
+        return
+    from gameproof.jit import compile_timer
+
+    with compile_timer() as compiling:
+        limit = _TimeLimit(seconds, compiling)
+        _limits.append(limit)
+        try:
+            yield
+        finally:
+            limit.cancelled.set()
+            _limits.remove(limit)
+
+
+def out_of_time() -> Unknown:
+    """The exception of a search that a :func:`time_limit` ended, naming the limit."""
+    seconds = min((limit.seconds for limit in _limits if limit.expired), default=None)
+    return Unknown("no answer within the time allowed" if seconds is None else f"no answer within {seconds:g} s")
 
 
 def wait_for_signal() -> None:

@@ -15,11 +15,14 @@ import importlib
 import inspect
 import re
 import textwrap
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
 import numba
+import numba.core.event as numba_events
 import numpy as np
 from numba.core.caching import FunctionCache
 from numba.core.compiler_lock import global_compiler_lock
@@ -274,3 +277,60 @@ def specialise(templates: Iterable[Callable], bindings: dict[str, Callable | int
         compiled[template.__name__] = dispatcher
     namespace.update(compiled)
     return SimpleNamespace(**compiled)
+
+
+class CompileTime(numba_events.Listener):
+    """The time numba spends compiling kernels or loading them from its disk cache, while :func:`compile_timer`
+    listens: the spans in which some thread holds numba's compiler lock (``perf_counter`` times; a span nested
+    in another, or waiting for another thread's, counts once). `compiled`: whether numba compiled anything (a
+    first run), rather than only loading what an earlier run compiled."""
+
+    def __init__(self, on_compiling: Callable[[], None] | None = None) -> None:
+        self._on_compiling = on_compiling
+        self._depth = 0
+        self._began = 0.0
+        self.spans: list[tuple[float, float]] = []
+        self.compiled = False
+
+    def on_start(self, event: numba_events.Event) -> None:
+        if event.kind == COMPILING:
+            if not self.compiled and self._on_compiling is not None:
+                self._on_compiling()
+            self.compiled = True
+            return
+        self._depth += 1
+        if self._depth == 1:
+            self._began = time.perf_counter()
+
+    def on_end(self, event: numba_events.Event) -> None:
+        if event.kind == COMPILING:
+            return
+        self._depth -= 1
+        if self._depth == 0:
+            self.spans.append((self._began, time.perf_counter()))
+
+    def _spans(self) -> list[tuple[float, float]]:
+        return [*self.spans, (self._began, time.perf_counter())] if self._depth else self.spans
+
+    @property
+    def seconds(self) -> float:
+        """The time spent compiling or loading so far (a span still open counts up to now)."""
+        return sum(end - start for start, end in self._spans())
+
+    def within(self, start: float, end: float) -> float:
+        """The time spent compiling or loading between the ``perf_counter`` times `start` and `end`."""
+        return sum(max(0.0, min(end, stop) - max(start, begun)) for begun, stop in self._spans())
+
+
+#: numba's events: its compiler lock held (compiling, or loading from the disk cache), and a compilation.
+HOLDING_LOCK, COMPILING = "numba:compiler_lock", "numba:compile"
+
+
+@contextmanager
+def compile_timer(on_compiling: Callable[[], None] | None = None) -> Iterator[CompileTime]:
+    """Within the block, measure the time numba takes to compile, or load from its cache, the kernels that calls
+    need, whichever thread they run on; `on_compiling` is called when numba first compiles (not when it only
+    loads): for a notice that a first run compiles."""
+    timer = CompileTime(on_compiling)
+    with numba_events.install_listener(HOLDING_LOCK, timer), numba_events.install_listener(COMPILING, timer):
+        yield timer

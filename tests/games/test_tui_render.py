@@ -156,9 +156,9 @@ def test_oracle_principal_line_and_stop():
 
 
 def test_square_entry_takes_a_column_letter_as_a_whole_move():
-    entry = SquareEntry(rows=4, cols=5, reserved="pqu", columns_only=True)
-    assert entry.accepts("c") and not entry.accepts("f") and not entry.accepts("1")
-    assert entry.push("c") == "c" and entry.text == "" and not entry.accepts("1")
+    entry = SquareEntry(rows=4, columns_only=True)
+    assert entry.push("c") == "c" and entry.text == ""
+    assert entry.push("f") == "f" and entry.push("1") == "1"  # no column of the board: the game refuses each
 
 
 # --- the screen, driven by Pilot ------------------------------------------------------------------------

@@ -12,7 +12,8 @@ from gameproof.logic.dimacs import read_dimacs
 from gameproof.logic.drat import read_drat
 from gameproof.logic.solvers import open_solver
 
-FACTOR = Path(__file__).resolve().parents[2] / "examples" / "factor.py"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+FACTOR = EXAMPLES / "factor.py"
 
 
 def run_json(capsys, *args):
@@ -43,7 +44,43 @@ def test_verified_vacuous_and_cover_exit_codes(capsys):
     assert code == 1 and out["status"] == "vacuous"
     code, out = run_json(capsys, f"{FACTOR}::lowest_bit")
     x = out["inputs"]["x"]
-    assert code == 1 and out["status"] == "counterexample" and x & -x == 1 << 40
+    assert code == 0 and out["status"] == "satisfied" and x & -x == 1 << 40
+    assert out["properties"] == [{"kind": "cover", "message": "lowest set bit is 40", "status": "satisfied",
+                                  "inputs": {"x": x}}]
+
+
+def test_a_satisfied_cover_is_a_success(capsys):
+    assert main(["check", f"{EXAMPLES / 'magic_square.py'}::magic4"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("satisfied: cover 'a 4x4 magic square': witness found\n") and "counterexample" not in out
+
+
+def test_an_unsatisfiable_cover_is_a_finding_with_a_checked_proof(tmp_path, capsys):
+    harness = tmp_path / "odd.py"
+    harness.write_text("from gameproof.logic import any_uint, cover, verify\n"
+                       "def square():\n"
+                       "    x = any_uint(8, 'x')\n"
+                       "    verify(x * x != 2, 'no square is 2')\n"
+                       "    cover((x * x) & 3 == 2, 'a square that is 2 mod 4')\n")
+    playback = tmp_path / "test_square.py"
+    code, out = run_json(capsys, f"{harness}::square", "--proof", str(tmp_path / "square.drat"),
+                         "--playback", str(playback))
+    assert code == 1 and out["status"] == "unsatisfiable" and out["inputs"] is None
+    assert [p["status"] for p in out["properties"]] == ["verified", "unsatisfiable"]
+    assert out["proof_checked"] is True and not playback.exists()
+    assert main(["check", f"{harness}::square"]) == 1
+    assert capsys.readouterr().out.startswith("unsatisfiable: cover 'a square that is 2 mod 4': no input")
+
+
+def test_a_cover_witness_plays_back(tmp_path, capsys):
+    playback = tmp_path / "test_lowest_bit.py"
+    code = main(["check", f"{FACTOR}::lowest_bit", "--playback", str(playback), "--proof", str(tmp_path / "x.drat"),
+                 "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0 and json.loads(out)["playback"] == str(playback) and "no proof written" in err
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(playback)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_dimacs_export_reads_back_and_agrees(tmp_path, capsys):

@@ -6,7 +6,7 @@ import pytest
 
 from gameproof.errors import BadInput
 from gameproof.logic import Outcome, any_bool, any_uint, assume, check, cover, ite, replay, verify
-from gameproof.logic.harness import load_harness
+from gameproof.logic.harness import EXIT_CODES, load_harness
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 N = 65519 * 65521
@@ -39,14 +39,14 @@ def test_assumptions_apply_to_later_properties_only():
     assert report.outcome is Outcome.COUNTEREXAMPLE
 
 
-def test_cover_reports_a_witness_or_proves_unreachable():
+def test_cover_is_satisfied_by_a_witness_or_proven_unsatisfiable():
     def reachable():
         x = any_uint(16, "x")
         b = any_bool("b")
         cover(ite(b, x * 3, x) == 51, "reach 51")
 
     report = check(reachable)
-    assert report.outcome is Outcome.COUNTEREXAMPLE
+    assert report.outcome is Outcome.SATISFIED and report.message == "cover 'reach 51': witness found"
     x, b = report.inputs["x"], report.inputs["b"]
     assert (x * 3 if b else x) % 65536 == 51
 
@@ -55,7 +55,30 @@ def test_cover_reports_a_witness_or_proves_unreachable():
         cover((x * x) & 3 == 2, "a square that is 2 mod 4")
 
     report = check(unreachable)
-    assert report.outcome is Outcome.VERIFIED and "no cover" in report.message
+    assert report.outcome is Outcome.UNSATISFIABLE and report.inputs is None
+    assert report.message == ("cover 'a square that is 2 mod 4': no input that meets the assumptions before it "
+                              "satisfies it")
+
+
+def test_a_harness_reports_its_worst_property_whatever_its_kind():
+    def mixed(broken: bool, coverable: bool):
+        def harness():
+            x = any_uint(8, "x")
+            verify(x != 7 if broken else x == x, "verify")
+            cover(x == 5 if coverable else x != x, "cover")
+
+        return harness
+
+    outcomes = {(broken, coverable): check(mixed(broken, coverable)) for broken in (False, True)
+                for coverable in (False, True)}
+    assert [[p.outcome for p in report.properties] for report in outcomes.values()] == [
+        [Outcome.VERIFIED, Outcome.UNSATISFIABLE], [Outcome.VERIFIED, Outcome.SATISFIED],
+        [Outcome.COUNTEREXAMPLE, Outcome.UNSATISFIABLE], [Outcome.COUNTEREXAMPLE, Outcome.SATISFIED]]
+    assert [report.outcome for report in outcomes.values()] == [
+        Outcome.UNSATISFIABLE, Outcome.SATISFIED, Outcome.COUNTEREXAMPLE, Outcome.COUNTEREXAMPLE]
+    both = outcomes[False, True]
+    assert both.inputs == {"x": 5} and both.message == "cover 'cover': witness found; all 2 properties succeed"
+    assert outcomes[True, True].inputs == {"x": 7}
 
 
 def test_witness_that_does_not_replay_is_an_error():
@@ -98,7 +121,9 @@ def test_time_limit_gives_unknown():
 
 
 def test_outcomes_are_ordered_and_harness_helpers_need_a_context():
-    assert Outcome.VERIFIED < Outcome.COUNTEREXAMPLE < Outcome.VACUOUS < Outcome.UNKNOWN < Outcome.ERROR
+    assert (Outcome.VERIFIED < Outcome.SATISFIED < Outcome.UNSATISFIABLE < Outcome.COUNTEREXAMPLE < Outcome.VACUOUS
+            < Outcome.UNKNOWN < Outcome.ERROR)
+    assert [EXIT_CODES[outcome] for outcome in Outcome] == [0, 0, 1, 1, 1, 3, 2]
     with pytest.raises(RuntimeError, match="gameproof check"):
         any_uint(8)
 

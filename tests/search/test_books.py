@@ -214,7 +214,7 @@ def test_a_changed_game_file_is_refused(domineering_book, tmp_path, capsys):
 @pytest.mark.parametrize(("command", "message"), [
     (["book", "build", "nosuch:3", "{new}", "--depth", "1"], "unknown game"),
     (["book", "build", "domineering_file:3,3", "{book}", "--depth", "2"], "holds connect4:4,4 to depth 2"),
-    (["book", "build", "connect4:4,4", "{book}", "--depth", "3"], "holds connect4:4,4 to depth 2"),
+    (["book", "build", "connect4:4,4", "{book}", "--depth", "1"], "holds connect4:4,4 to depth 2, deeper than"),
     (["book", "build", "connect4:4,4", "{new}", "--depth", "17"], "--depth must be between 0 and 16"),
     (["book", "query", "{new}"], "no book at"),
     (["book", "query", "{book}", "--moves", "e"], "not a column"),

@@ -10,7 +10,7 @@ from gameproof.games.sudoku.bands import COMPLEX, SHRINK, solve_batch9
 from gameproof.games.sudoku.grid import is_solution_of, parse
 from gameproof.games.sudoku.reference import count_solutions
 
-from .conftest import STUDY, STUDY_SOLUTION
+from .conftest import STUDY, STUDY_SOLUTION, cells_of
 
 GIVENS_MIN, GIVENS_MAX = 22, 60  # fewer givens than 22 make the reference solver slow
 
@@ -62,12 +62,12 @@ def test_band_solver_agrees_with_the_reference(puzzle, limit):
     "12345678." + "." * 8 + "9" + "." * 63,  # no conflict among the givens, but no digit left for cell 9
 ])
 def test_conflicts_and_dead_ends_agree_with_the_reference(puzzle):
-    cells = parse(puzzle)
+    cells = cells_of(puzzle)
     assert solve_many([cells], "direct", 2)[0].count == count_solutions(cells, 2)[1]
 
 
 def test_counts_stop_at_the_limit_and_batches_keep_order():
-    answers = solve_many([[0] * 81, parse(STUDY), parse("11" + "." * 79), [0] * 81], "direct", 1000)
+    answers = solve_many([[0] * 81, parse(STUDY), cells_of("11" + "." * 79), [0] * 81], "direct", 1000)
     assert [a.count for a in answers] == [1000, 1, 0, 1000]
     assert answers[1].solution == STUDY_SOLUTION and answers[2].solution is None
     assert answers[0].solution == answers[3].solution

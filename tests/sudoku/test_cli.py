@@ -4,7 +4,7 @@ import pytest
 
 from gameproof.cli import main
 
-from .conftest import STUDY, STUDY_SOLUTION
+from .conftest import DEAD_END, DEAD_END_4, STUDY, STUDY_SOLUTION
 
 
 def run(capsys, *argv):
@@ -24,7 +24,7 @@ def test_one_puzzle_json(capsys, method):
 def test_empty_contradiction_and_count(capsys):
     code, out, _ = run(capsys, "." * 81, "--json")
     assert code == 0 and json.loads(out)["unique"] is False
-    code, out, _ = run(capsys, "11" + "." * 79, "--json")
+    code, out, _ = run(capsys, DEAD_END, "--json")
     payload = json.loads(out)
     assert code == 1 and payload["solution"] is None and payload["status"] == "no solution"
     code, out, _ = run(capsys, "." * 16, "--count", "--json")
@@ -50,7 +50,7 @@ def test_file_json_in_input_order(capsys, data_dir):
 
 def test_file_counts_and_no_solution(capsys, tmp_path):
     path = tmp_path / "two.txt"
-    path.write_text("# a comment\n................\n\n11..............\n")
+    path.write_text(f"# a comment\n................\n\n{DEAD_END_4}\n")
     code, out, _ = run(capsys, str(path), "--count", "--json", "--method", "checker")
     payload = json.loads(out)
     assert code == 1 and payload["counts"] == [288, 0] and payload["solutions"][1] is None
@@ -67,6 +67,18 @@ def test_file_counts_and_no_solution(capsys, tmp_path):
 def test_bad_input_is_one_line_exit_2(capsys, argv, message):
     code, _, err = run(capsys, *argv)
     assert code == 2 and err.count("\n") == 1 and message in err
+
+
+def test_repeated_givens_are_named_one_line_exit_2(capsys, tmp_path):
+    code, out, err = run(capsys, "5" + STUDY[1:], "--json")
+    assert code == 2 and out == "" and err == "gameproof: error: the givens repeat 5 in column 1 (r1c1 and r8c1)\n"
+    path = tmp_path / "puzzles.txt"
+    path.write_text(f"{STUDY}\n\n{STUDY[:20]}3{STUDY[21:]}\n")
+    code, _, err = run(capsys, str(path), "--quiet")
+    assert code == 2 and err.count("\n") == 1
+    assert f"{path}:3: the givens repeat 3 in column 3 (r3c3 and r7c3) (--skip-malformed skips such lines)" in err
+    code, out, _ = run(capsys, str(path), "--quiet", "--skip-malformed", "--json")
+    assert code == 0 and json.loads(out)["skipped"] == [f"{path}:3: the givens repeat 3 in column 3 (r3c3 and r7c3)"]
 
 
 def test_malformed_line_in_file(capsys, data_dir):

@@ -1,7 +1,7 @@
 import pytest
 
 from gameproof.errors import BadInput
-from gameproof.games.sudoku.grid import groups, is_solution_of, parse, pretty, read_puzzles, render
+from gameproof.games.sudoku.grid import Grid, groups, is_solution_of, parse, pretty, read_puzzles, render
 
 from .conftest import STUDY, STUDY_SOLUTION
 
@@ -36,7 +36,7 @@ def test_groups_cover_every_cell_three_times():
 
 def test_is_solution_of_and_pretty():
     assert is_solution_of(parse(STUDY_SOLUTION), parse(STUDY))
-    assert not is_solution_of(parse(STUDY_SOLUTION), parse("1" + STUDY[1:]))
+    assert not is_solution_of(parse(STUDY_SOLUTION), [1, *parse(STUDY)[1:]])
     assert pretty(parse(STUDY)).splitlines()[0] == ". . . | 3 . . | . 9 ."
 
 
@@ -54,3 +54,28 @@ def test_missing_and_empty_files(tmp_path):
     (tmp_path / "empty.txt").write_text("# nothing\n\n")
     with pytest.raises(BadInput, match="no puzzles"):
         read_puzzles(tmp_path / "empty.txt")
+
+
+@pytest.mark.parametrize("text, message", [
+    (STUDY[:20] + "3" + STUDY[21:], r"the givens repeat 3 in column 3 \(r3c3 and r7c3\)"),
+    ("5" + STUDY[1:], r"the givens repeat 5 in column 1 \(r1c1 and r8c1\)"),
+    ("1.1.3..2...3..2.", r"the givens repeat 1 in row 1 \(r1c1 and r1c3\)"),
+    ("1.11" + "." * 12, r"the givens repeat 1 in row 1 \(r1c1, r1c3 and r1c4\)"),
+    ("1....1" + "." * 10, r"the givens repeat 1 in box 1 \(r1c1 and r2c2\)"),
+    ("." * 10 + "4" + "." * 4 + "4", r"the givens repeat 4 in box 4 \(r3c3 and r4c4\)"),
+    ("G" + "." * 16 + "g" + "." * 238, r"the givens repeat G in box 1 \(r1c1 and r2c2\)"),
+])
+def test_repeated_givens_name_the_group_and_cells(text, message):
+    with pytest.raises(BadInput, match=f"^{message}$"):
+        parse(text)
+    with pytest.raises(BadInput, match=message):
+        Grid.parse(text)
+
+
+def test_a_file_names_the_puzzle_whose_givens_repeat(tmp_path):
+    path = tmp_path / "two.txt"
+    path.write_text("# a comment\n1...3..2...3..2.\n\n1.1.3..2...3..2.\n")
+    with pytest.raises(BadInput, match=r"two.txt:4: the givens repeat 1 in row 1 \(r1c1 and r1c3\) \(--skip-malformed"):
+        read_puzzles(path)
+    batch = read_puzzles(path, skip_malformed=True)
+    assert batch.lines == [2] and batch.skipped == [f"{path}:4: the givens repeat 1 in row 1 (r1c1 and r1c3)"]

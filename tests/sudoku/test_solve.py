@@ -11,7 +11,7 @@ from gameproof.games.sudoku import solve, solve_many
 from gameproof.games.sudoku.grid import is_solution_of, parse, read_puzzles
 from gameproof.games.sudoku.reference import count_solutions
 
-from .conftest import STUDY, STUDY_SOLUTION, tdoku_cases
+from .conftest import DEAD_END, DEAD_END_4, STUDY, STUDY_SOLUTION, tdoku_cases
 
 SOLVED_16 = "".join("123456789ABCDEFG"[(4 * (r % 4) + r // 4 + c) % 16] for r in range(16) for c in range(16))
 
@@ -22,7 +22,7 @@ def test_study_puzzle_empty_grid_and_contradiction(method):
     assert answer.solution == STUDY_SOLUTION and answer.unique
     empty = solve("0" * 81, method)
     assert empty.unique is False and is_solution_of(parse(empty.solution), [0] * 81)
-    contradiction = solve("11" + "0" * 79, method)
+    contradiction = solve(DEAD_END, method)
     assert contradiction.solution is None and contradiction.count == 0
     assert solve("0" * 16, method, limit=300).count == 288  # every 4x4 sudoku
 
@@ -74,7 +74,7 @@ def test_direct_agrees_with_the_reference_on_random_4x4(cells):
 
 def test_kernel_without_jit_agrees():
     script = ("from gameproof.games.sudoku import solve;"
-              f"print(solve({STUDY!r}).solution, solve('0' * 16, limit=300).count, solve('11' + '0' * 14).count)")
+              f"print(solve({STUDY!r}).solution, solve('0' * 16, limit=300).count, solve({DEAD_END_4!r}).count)")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == [STUDY_SOLUTION, "288", "0"]
@@ -83,6 +83,8 @@ def test_kernel_without_jit_agrees():
 def test_bad_arguments():
     with pytest.raises(BadInput, match="unknown method"):
         solve(STUDY, "magic")
+    with pytest.raises(BadInput, match=r"^the givens repeat 1 in row 1 \(r1c1 and r1c2\)$"):
+        solve("11" + "." * 79)
     with pytest.raises(BadInput, match="different sizes"):
         solve_many([[0] * 16, [0] * 81])
 

@@ -117,12 +117,15 @@ def test_session_knows_a_win_before_every_move_is_proven():
 
 
 def test_square_entry():
-    entry = SquareEntry(rows=12, cols=3, reserved="c")
-    assert not entry.accepts("1") and not entry.accepts("c") and entry.accepts("B")
+    entry = SquareEntry(rows=12)
+    assert entry.accepts("1") and entry.accepts("B") and entry.accepts("z") and not entry.accepts("-")
     assert entry.push("b") is None and entry.push("1") is None  # b1 or b10..b12?
     assert entry.push("2") == "b12" and entry.text == ""
     entry.push("a"), entry.push("3")  # a3 cannot grow: 30 > 12 rows
     assert entry.text == ""
+    assert entry.push("7") == "7"  # a digit with no letter before it: a whole name, which the game refuses
+    assert entry.push("Z") is None and entry.push("9") == "z9"  # a square of no board, named all the same
+    assert entry.takes("x", "x", commands={"p", "q"}) and not entry.takes("q", "q", commands={"p", "q"})
 
 
 def test_viewer_steps_through_the_33_move_record():

@@ -19,18 +19,24 @@ root has a ``wins`` record of a budget of at most d and, where d > 1, a ``holds`
 What this module imports: :func:`gameproof.framework.registry.load_game` for the game's declaration by name (or
 the :class:`~gameproof.framework.game.Game` given) and
 :class:`gameproof.framework.state.RulesState` for its rules on Python ints (legal moves, the position after a
-move, who moves next, the result of a finished game). Nothing from :mod:`gameproof.search`: no kernels, keys,
+move, who moves next, the result of a finished game), and :func:`~gameproof.certify.records.file_sha256` for the
+rules file a certificate names. Nothing from :mod:`gameproof.search`: no kernels, keys,
 tables or symmetries; each position is the one the records name, word for word.
 """
 
 from __future__ import annotations
 
 import enum
+import gzip
+import json
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from gameproof.answers import Value
+from gameproof.certify.records import file_sha256
 from gameproof.errors import BadInput
 from gameproof.framework.game import Game
 from gameproof.framework.registry import load_game
@@ -72,6 +78,36 @@ def check_distance_certificate(document: dict[str, Any], game: Game | None = Non
     except Rejected as why:
         return DistanceReport(False, None, None, 0, str(why))
     return DistanceReport(True, value, plies, records)
+
+
+def read_distance_document(path: str | Path) -> dict[str, Any] | None:
+    """The document of a distance certificate (``solve --distance --certificate``) at `path`, or None for a file of
+    any other kind (the reader of value certificates then says what is wrong with it)."""
+    try:
+        with gzip.open(path, "rt") as file:
+            head = file.read(256)  # a distance certificate's document names its format first
+            if FORMAT not in head:
+                return None
+            document = json.loads(head + file.read())
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return document if isinstance(document, dict) else None
+
+
+def check_distance_document(path: str | Path, document: dict[str, Any],
+                            rules_file: str | None = None) -> DistanceReport:
+    """:func:`check_distance_certificate` of the `document` read from `path`, whose game is loaded from the rules file
+    it names (at `rules_file` where given) once that file holds what it held: BadInput, one line, where it does not."""
+    game = str(document.get("game", ""))
+    if "rules_sha256" in document:
+        where = rules_file or game.partition(":")[0]
+        if file_sha256(where) != document["rules_sha256"]:
+            raise BadInput(f"certificate {path}: the rules file changed since the certificate was written ({where!r} "
+                           f"does not have sha256 {str(document['rules_sha256'])!r:.80})")
+        document = document | {"game": where + (":" + game.partition(":")[2] if ":" in game else "")}
+    elif game.partition(":")[0].endswith(".py"):
+        raise BadInput(f"certificate {path}: it names the rules file {game!r:.80} without its sha256")
+    return check_distance_certificate(document)
 
 
 def _checked(document: dict[str, Any], game: Game | None) -> tuple[Value, int, int]:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gameproof.answers import Value
-from gameproof.commands._search import options_from_args, refuse_options, status_line
+from gameproof.commands._search import compile_said, options_from_args, refuse_options, status_line, timing
 from gameproof.errors import BadInput
 
 if TYPE_CHECKING:
@@ -23,6 +23,7 @@ def run_distance(args: argparse.Namespace, load_state: Callable[[argparse.Namesp
     """`solve --distance`: the position `load_state(args)` gives, its value and plies to the end, and each move's
     (unless --value-only), as text or JSON."""
     from gameproof.search.distance import distances
+    from gameproof.search.distance_certificate import write_distance_certificate
 
     refuse_options(args, _NOT_WITH_DISTANCE, "--distance searches on its own, on one thread")
     state = load_state(args)
@@ -33,11 +34,12 @@ def run_distance(args: argparse.Namespace, load_state: Callable[[argparse.Namesp
                 show(f"distance: {nodes:,} nodes  TT {100 * entries / capacity:.0f}% full")
 
         solution = distances(state, options, progress, with_moves=not args.value_only)
+    times = timing(args.compiling, solution.seconds)
     written = None
     if args.certificate is not None:
         if solution.plies is None:
             raise BadInput("a draw: perfect play lasts no set number of plies, so there is no distance to certify")
-        written = write_distance_certificate(state, args.game, args.certificate, options)
+        written = write_distance_certificate(state, args.game, args.certificate, options)[1]
     names = state.game.spec.player_names
     if args.json:
         from gameproof.commands._output import print_json
@@ -46,7 +48,7 @@ def run_distance(args: argparse.Namespace, load_state: Callable[[argparse.Namesp
                     "to_move": names[state.to_move], "value": solution.value, "distance": solution.plies,
                     "moves": {state.move_name(move): {"value": outcome.value, "distance": outcome.plies}
                               for move, outcome in solution.moves.items()},
-                    "nodes": solution.nodes, "seconds": round(solution.seconds, 6), "tt_entries": solution.tt_entries,
+                    "nodes": solution.nodes, **times, "tt_entries": solution.tt_entries,
                     "certificate": written})
         return 0
     from gameproof.commands._output import console
@@ -57,34 +59,12 @@ def run_distance(args: argparse.Namespace, load_state: Callable[[argparse.Namesp
     out.print(f"value for the player to move: [bold]{said(solution.value, solution.plies)}[/bold]")
     for outcome, moves in grouped(state, solution.moves).items():
         out.print(f"  {said(*outcome)}: {' '.join(moves)}", markup=False)
-    out.print(f"distance: {solution.nodes:,} nodes in {solution.seconds:.3f} s, {solution.tt_entries:,} TT entries")
+    out.print(f"distance: {solution.nodes:,} nodes in {times['seconds']:.3f} s{compile_said(args.compiling, times)}, "
+              f"{solution.tt_entries:,} TT entries", markup=False)
     if written is not None:
         out.print(f"certificate: {written['path']} ({written['records']:,} records, {written['bytes']:,} bytes)",
                   markup=False, soft_wrap=True)
     return 0
-
-
-def write_distance_certificate(state: RulesState, source: str, path: str, options: Any) -> dict[str, Any]:
-    """Write the certificate of `state`'s distance to `path` (gzip around one JSON document; `source`: the game as it
-    was named). A game from a file is named by its path as given and the sha256 of its content, which
-    `certificate check` compares before it loads the file."""
-    import gzip
-    import json
-    from pathlib import Path
-
-    from gameproof.atomic import atomic_output
-    from gameproof.certify.distance_check import Side
-    from gameproof.certify.records import file_sha256
-    from gameproof.search.distance_certificate import certify_distance
-
-    rules_file = source.partition(":")[0].strip()
-    document = certify_distance(state, options, source=source)
-    if rules_file.endswith(".py"):
-        document["rules_sha256"] = file_sha256(rules_file)
-    with atomic_output(path) as partial, gzip.open(partial, "wt") as out:
-        json.dump(document, out, separators=(",", ":"))
-    records = sum(len(document[side.value]) for side in Side)
-    return {"path": path, "records": records, "bytes": Path(path).stat().st_size}
 
 
 def said(value: Value, plies: int | None) -> str:

@@ -59,6 +59,7 @@ class Artefact(enum.Enum):
     DRAT = "a DRAT proof"
     DIMACS = "a DIMACS formula"
     SVG = "an SVG drawing"
+    DRAWING = "an SVG or PNG drawing"
     PLAYBACK = "a playback test written by `gameproof check`"
     JOURNAL = "a journal"
     BOOK = "a book"
@@ -203,6 +204,10 @@ def _is_svg(path: Path, head: bytes, whole: bool) -> bool:
     return _SVG_START.match(head) is not None
 
 
+def _is_drawing(path: Path, head: bytes, whole: bool) -> bool:
+    return head.startswith(b"\x89PNG\r\n\x1a\n") or _is_svg(path, head, whole)
+
+
 def _is_playback(path: Path, head: bytes, whole: bool) -> bool:
     from gameproof.logic.playback import MARK
 
@@ -223,5 +228,6 @@ def _is_tablebase(path: Path, head: bytes, whole: bool) -> bool:
 
 _RECOGNISED: dict[Artefact, Callable[[Path, bytes, bool], bool]] = {
     Artefact.CERTIFICATE: _is_certificate, Artefact.DRAT: _is_drat, Artefact.DIMACS: _is_dimacs,
-    Artefact.SVG: _is_svg, Artefact.PLAYBACK: _is_playback, Artefact.TABLEBASE: _is_tablebase,
+    Artefact.SVG: _is_svg, Artefact.DRAWING: _is_drawing, Artefact.PLAYBACK: _is_playback,
+    Artefact.TABLEBASE: _is_tablebase,
 }

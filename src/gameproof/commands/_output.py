@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress, ProgressColumn
 
+    from gameproof.framework.game import Game
     from gameproof.logic.drat import ProofCheck
 
 #: The file name that means standard output, where an option allows it.
@@ -167,3 +168,10 @@ def proof_exit_code(code: int, proof: ProofCheck | None) -> int:
     print(f"gameproof: the DRAT proof {proof.path} was REJECTED by {proof.checker.value}: the refutation is not "
           "confirmed; do not trust this answer", file=sys.stderr)
     return PROOF_REJECTED
+
+
+def say_remarks(game: Game) -> None:
+    """One ``gameproof: note:`` line on stderr for each remark of `game`, what is degenerate about its parameters
+    (``mnk:3,3,4``: nobody can make 4 in a row), where a command starts on it."""
+    for remark in game.remarks:
+        print(f"gameproof: note: {game.name}: {remark}", file=sys.stderr, flush=True)

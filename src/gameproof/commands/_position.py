@@ -25,9 +25,12 @@ def position_arguments(parser: argparse.ArgumentParser, moves_help: str) -> None
 
 def state_from_args(game: Game, args: argparse.Namespace, kind: type[RulesState] | None = None) -> RulesState:
     """The position of `game` that ``--position`` writes, else the one ``--moves`` reach from the start, as a
-    `kind` (by default a RulesState); BadInput, one line, for either that names none."""
+    `kind` (by default a RulesState); BadInput, one line, for either that names none. Says the game's remarks first
+    (:func:`~gameproof.commands._output.say_remarks`)."""
+    from gameproof.commands._output import say_remarks
     from gameproof.framework.state import RulesState
 
+    say_remarks(game)
     made = kind or RulesState
     if getattr(args, "position", None) is not None:
         return made.from_position(game, args.position)

@@ -6,7 +6,8 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from gameproof.commands._search import options_from_args, print_scores, refuse_options, status_line
+from gameproof.commands._search import (compile_said, options_from_args, print_scores, refuse_options, status_line,
+                                        timing)
 from gameproof.framework.declaration import Engine
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ def run_score(args: argparse.Namespace, load_state: Callable[[argparse.Namespace
                 show(f"score: {engine.value} {nodes:,} nodes  TT {100 * entries / capacity:.0f}% full")
 
         solution = exact_score(state, options, with_moves=not args.value_only, engine=engine, progress=progress)
+    times = timing(args.compiling, solution.seconds)
     written = None if args.certificate is None else _certificate(state, solution.score, args, options, quiet)
     names = state.game.spec.player_names
     moves = {state.move_name(move): score for move, score in solution.moves.items()}
@@ -49,7 +51,7 @@ def run_score(args: argparse.Namespace, load_state: Callable[[argparse.Namespace
         print_json({"game": state.game.name, "played": state.record, "position": state.position,
                     "to_move": names[state.to_move],
                     "engine": engine.value, "score": solution.score, "moves": moves, "nodes": solution.nodes,
-                    "questions": solution.questions, "seconds": round(solution.seconds, 6), "certificate": written})
+                    "questions": solution.questions, **times, "certificate": written})
         return 0
     from gameproof.commands._output import console
 
@@ -57,7 +59,8 @@ def run_score(args: argparse.Namespace, load_state: Callable[[argparse.Namespace
     out.print(f"{state.game.name}  {state.described()}  to move: {names[state.to_move]}", markup=False)
     out.print(str(state), markup=False)
     print_scores(out, solution.score, moves)
-    out.print(f"{engine.value}: {solution.questions} questions, {solution.nodes:,} nodes in {solution.seconds:.3f} s")
+    out.print(f"{engine.value}: {solution.questions} questions, {solution.nodes:,} nodes in {times['seconds']:.3f} s"
+              f"{compile_said(args.compiling, times)}", markup=False)
     if written is not None:
         out.print(f"certificate: {written['path']} ({written['nodes']:,} positions, {written['bytes']:,} bytes, built in "
                   f"{written['seconds']:.2f} s)", markup=False, soft_wrap=True)
@@ -68,10 +71,6 @@ def _certificate(state: RulesState, score: int, args: argparse.Namespace, option
     """Write the certificate that `state`'s score for the side to move is exactly `score`: the win/draw/loss
     certificate of a draw against that score (df-pn proves it again on a table of its own)."""
     from gameproof.commands.games import _write_certificate
-    from gameproof.search.dfpn import Search
+    from gameproof.search.score import score_search
 
-    game = state.game
-    threshold = score if state.to_move == 0 else -score
-    search = Search(game.kernels, game.scored_tables(threshold), game.max_plies, game.max_moves, options,
-                    game.max_positions)
-    return _write_certificate(state, args.game, search, args.certificate, "draw", quiet)
+    return _write_certificate(state, args.game, score_search(state, score, options), args.certificate, "draw", quiet)

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from gameproof.answers import Value
-from gameproof.errors import BadInput
+from gameproof.answers import Status, Value
+from gameproof.errors import BadInput, Unknown
 
 if TYPE_CHECKING:
     from gameproof.framework.game import Game
+    from gameproof.framework.state import RulesState
+    from gameproof.jit import CompileTime
     from gameproof.search.dfpn import Options
     from gameproof.search.jobs import Backend
 
@@ -29,7 +32,12 @@ def search_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--epsilon", type=float, default=0.25, help="the 1+ε threshold trick (0 turns it off; default 0.25)")
     parser.add_argument("--heuristic", type=int, metavar="W", help="fresh nodes start at 1 + W × the rules' estimate "
                         "(0 turns it off; default: the game's estimate_weight, 16 unless it declares another)")
-    parser.add_argument("--brute-force", type=int, default=5, metavar="N", help="plain minimax at ≤ N empty squares (0 turns it off; default 5)")
+    parser.add_argument("--brute-force", type=int, default=5, metavar="N",
+                        help="df-pn: plain minimax once at most N plies can be left, counted by the rules' "
+                        "plies_left() where they have one, else (moves of one cell, no to_move rule) as the "
+                        "empty squares, the board cells no word of the position holds, else never (moves of "
+                        "several parts: the board emptying, as in Clobber, bounds nothing); 0 turns it off; "
+                        "default 5")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
 
@@ -122,3 +130,73 @@ def print_scores(out, score: int, moves: dict[str, int]) -> None:
     out.print(f"score for the player to move: [bold]{score:+d}[/bold] (both sides playing for the most)")
     for each in sorted(set(moves.values()), reverse=True):
         out.print(f"  {each:+4d}  {' '.join(name for name, value in moves.items() if value == each)}", markup=False)
+
+
+#: What a first run of a game says while numba compiles its rules and searches (on a terminal).
+COMPILING_NOTICE = "compiling the rules (first run only)…"
+
+
+@contextmanager
+def compile_notice(quiet: bool) -> Iterator[CompileTime]:
+    """Measure the time numba compiles, or loads from its cache, the kernels the block needs; the first time it
+    compiles (a game's first run), say so on stderr, unless `quiet` or stderr is not a terminal."""
+    from gameproof.jit import compile_timer
+
+    def notice() -> None:
+        if not quiet and sys.stderr.isatty():
+            print(COMPILING_NOTICE, file=sys.stderr, flush=True)
+
+    with compile_timer(notice) as compiling:
+        yield compiling
+
+
+def timing(compiling: CompileTime | None, seconds: float) -> dict[str, float]:
+    """The time of a search that ended just now and took `seconds`, in two parts: ``seconds`` searching (less the
+    compiling within them) and ``compile_seconds``, all the compiling or loading of kernels that `compiling` saw
+    (none without it: `mnk solve`)."""
+    if compiling is None:
+        return {"seconds": round(seconds, 6)}
+    ended = time.perf_counter()
+    searching = max(0.0, seconds - compiling.within(ended - seconds, ended))
+    return {"seconds": round(searching, 6), "compile_seconds": round(compiling.seconds, 6)}
+
+
+def compile_said(compiling: CompileTime | None, times: dict[str, float]) -> str:
+    """`` (+35.2 s compiling the rules, first run only)`` or `` (+0.24 s loading compiled kernels)``; nothing for
+    less than a hundredth of a second."""
+    if compiling is None or times["compile_seconds"] < 0.01:
+        return ""
+    doing = "compiling the rules, first run only" if compiling.compiled else "loading compiled kernels"
+    return f" (+{times['compile_seconds']:.2f} s {doing})"
+
+
+def report_unknown(args: argparse.Namespace, unknown: Unknown) -> int:
+    """A search that ran out of time: "unknown" and why, as text or JSON; the exit code for unknown."""
+    if args.json:
+        from gameproof.commands._output import print_json
+
+        print_json({"game": getattr(args, "loaded", args.game), "value": Status.UNKNOWN.value, "reason": str(unknown), "timeout": args.timeout})
+    else:
+        from gameproof.commands._output import console
+
+        console().print(f"value: unknown ({unknown}: give more time with --timeout, or ask about a smaller board or a "
+                        "later position)", markup=False, soft_wrap=True)
+    return Status.UNKNOWN.exit_code
+
+
+def note_size(state: RulesState, limited: bool) -> None:
+    """One line on stderr where Knuth's estimate (:mod:`gameproof.search.size`) says a search from `state` would
+    take hours or never end, pointing to smaller boards and (unless the search is `limited` already) --timeout."""
+    from gameproof.search.size import Size, size_of
+
+    if state.game.may_repeat:  # refused by every search: the refusal says what to do instead
+        return
+    size, estimate = size_of(state)
+    if size is Size.FEASIBLE:
+        return
+    game = state.game
+    how_long = "may take hours" if size is Size.HOURS else "will not finish (years, not hours)"
+    print(f"gameproof: note: a search of {game.name} from this position {how_long}: its game tree has about "
+          f"10^{estimate:.0f} nodes (a quick estimate; transpositions spare a search most of them). Smaller boards: "
+          f"`gameproof games {game.spec.name}`"
+          + ("" if limited else "; or give --timeout SECONDS"), file=sys.stderr, flush=True)

@@ -24,7 +24,7 @@ EXIT_MISMATCH = 1
 EXIT_NOT_SEARCHED = 3
 BUILD_HELP = ("Solve every symmetry-distinct position --depth plies deep (as jobs: in --workers processes, or on "
               "Ray), then back the values up to the start. Each answer is committed at once, so a killed build "
-              "resumes where it stopped.")
+              "resumes where it stopped; a deeper --depth on a book deepens it, keeping what it holds.")
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -40,7 +40,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_input(build, "game", reads=Naming.GAME, metavar="GAME", help=GAME_HELP)
     add_output(build, "file", writes=Artefact.BOOK, metavar="FILE", type=output_file,
                help="SQLite book file (a new one, or one to resume)")
-    build.add_argument("--depth", type=int, required=True, metavar="D", help="plies of the book's leaves")
+    build.add_argument("--depth", type=int, required=True, metavar="D",
+                       help="plies of the book's leaves (more than an existing book's: deepen it)")
     build_arguments(build)
     build.set_defaults(handler=run_build)
 
@@ -96,8 +97,9 @@ def _leaf_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_book(args: argparse.Namespace, game: Game, path: str) -> int:
     """Build (or resume) the book at `path` as `args` ask, and print what the build did."""
-    from gameproof.commands._output import job_progress
+    from gameproof.commands._output import job_progress, say_remarks
     from gameproof.search.book_build import build
+    say_remarks(game)
     backend = backend_from_args(args)
     with job_progress(args.quiet or args.json, "book") as progress:
         report = build(game, args.depth, path, workers=args.workers, options=options_from_args(args, game),
@@ -108,9 +110,11 @@ def build_book(args: argparse.Namespace, game: Game, path: str) -> int:
 
 
 def _build_summary(game: Game, depth: int, path: str, report: BuildReport) -> dict[str, Any]:
-    return {"game": game.name, "depth": depth, "db": path, "solved": report.solved, "already_there": report.skipped,
-            "entries": report.entries, "nodes": report.nodes, "seconds": round(report.seconds, 3),
-            "wall_seconds": round(report.wall_seconds, 3)}
+    """What a build did, by name; ``deepened_from`` only for a book it deepened."""
+    deepened = {} if report.deepened_from is None else {"deepened_from": report.deepened_from}
+    return {"game": game.name, "depth": depth, **deepened, "db": path, "solved": report.solved,
+            "already_there": report.skipped, "entries": report.entries, "nodes": report.nodes,
+            "seconds": round(report.seconds, 3), "wall_seconds": round(report.wall_seconds, 3)}
 
 
 def _print_summary(args: argparse.Namespace, summary: dict[str, Any]) -> None:

@@ -79,10 +79,11 @@ def refuse_another_question(path: str, state: RulesState, force: bool) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     from gameproof.certify.check import check_certificate
+    from gameproof.certify.distance_check import read_distance_document
 
     if not 1 <= args.workers <= MOST_CHECK_WORKERS:
         raise BadInput(f"--workers must be between 1 and {MOST_CHECK_WORKERS}, got {args.workers}")
-    distance = _distance_document(args.file)
+    distance = read_distance_document(args.file)
     if distance is not None:
         return _check_distance(args, distance)
     with status_line(args.quiet or args.json, "checking the certificate") as show:
@@ -101,41 +102,12 @@ def run_check(args: argparse.Namespace) -> int:
     return 0 if report.accepted else EXIT_REJECTED
 
 
-def _distance_document(path: str) -> dict[str, Any] | None:
-    """The document of a distance certificate (``solve --distance --certificate``) at `path`, or None for a file of
-    any other kind (the certificate reader then says what is wrong with it)."""
-    import gzip
-    import json
-    import zlib
-
-    from gameproof.certify.distance_check import FORMAT
-
-    try:
-        with gzip.open(path, "rt") as file:
-            head = file.read(256)  # a distance certificate's document names its format first
-            if FORMAT not in head:
-                return None
-            document = json.loads(head + file.read())
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    return document if isinstance(document, dict) else None
-
-
 def _check_distance(args: argparse.Namespace, document: dict[str, Any]) -> int:
     """`certificate check` of a distance certificate: the rules file it names must hold what it held (its sha256)."""
-    from gameproof.certify.distance_check import check_distance_certificate
-    from gameproof.certify.records import file_sha256
+    from gameproof.certify.distance_check import check_distance_document
 
     game = str(document.get("game", ""))
-    if "rules_sha256" in document:
-        where = args.rules or game.partition(":")[0]
-        if file_sha256(where) != document["rules_sha256"]:
-            raise BadInput(f"certificate {args.file}: the rules file changed since the certificate was written "
-                           f"({where!r} does not have sha256 {printable(str(document['rules_sha256']))})")
-        document = document | {"game": where + (":" + game.partition(":")[2] if ":" in game else "")}
-    elif game.partition(":")[0].endswith(".py"):
-        raise BadInput(f"certificate {args.file}: it names the rules file {printable(game)!r} without its sha256")
-    report = check_distance_certificate(document)
+    report = check_distance_document(args.file, document, args.rules)
     verdict = {"certificate": args.file, "game": game, "accepted": report.accepted, "value": report.value,
                "distance": report.plies, "records": report.records, "finding": report.finding}
     if args.json:

@@ -1,4 +1,9 @@
-"""`gameproof check FILE.py::FUNCTION`: prove a harness's verify() properties or find counterexamples."""
+"""`gameproof check FILE.py::FUNCTION`: prove a harness's verify() properties and find witnesses for its cover()s.
+
+As in Kani, a verify() is verified (exit 0) or broken by a counterexample (exit 1); a cover() is satisfied
+by a witness (exit 0) or proven unsatisfiable, no input can make it true (exit 1). A harness reports its
+worst property.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +22,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "check", help="verify a harness with a SAT solver (Kani-style)", description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=exit_codes("verified", "a counterexample, a cover() witness, or assumptions that never hold",
+        epilog=exit_codes("every verify() verified and every cover() satisfied", "a verify() counterexample, a "
+                          "cover() proven unsatisfiable, or assumptions that never hold (vacuous)",
                           unknown=True, bad_input="bad input, or a harness that fails or whose witness does not "
                           "replay (one line on stderr)", proof=True),
     )
@@ -27,9 +33,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--timeout", type=time_limit, metavar="S",
                         help="give up after S seconds, tracing included (status unknown)")
     add_output(parser, "--dimacs", writes=Artefact.DIMACS, metavar="OUT.cnf", type=output_file,
-               help="write the CNF (satisfiable iff something is found)")
+               help="write the CNF (satisfiable iff some verify() fails or some cover() holds)")
     add_output(parser, "--proof", writes=Artefact.DRAT, metavar="OUT.drat", type=output_file,
-               help="write a DRAT proof when nothing is found, and check it")
+               help="write a DRAT proof when no verify() fails and no cover() holds, and check it")
     add_output(parser, "--playback", writes=Artefact.PLAYBACK, metavar="TEST.py", type=output_file,
                help="write a pytest file that replays the witness")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
@@ -38,20 +44,12 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from gameproof.commands._output import proof_exit_code
-    from gameproof.errors import BadInput
-    from gameproof.logic.harness import EXIT_CODES, Outcome, check, load_harness
+    from gameproof.logic.harness import EXIT_CODES, check_harness
     from gameproof.logic.playback import write_playback
-    from gameproof.logic.solvers import DEFAULT_SOLVER, open_solver, resolve
 
-    solver = resolve(args.solver or DEFAULT_SOLVER)
-    if args.proof:
-        open_solver(solver, proof=True).close()  # fail now if this backend cannot log proofs
-    harness = load_harness(args.target)
-    report = check(harness, solver=solver, seconds=args.timeout, dimacs=args.dimacs, proof=args.proof)
-    if report.outcome is Outcome.ERROR and not report.properties:
-        raise BadInput(report.message)
+    report, solver = check_harness(args.target, args.solver, args.timeout, args.dimacs, args.proof)
     playback = None
-    if args.playback and report.finding_index is not None and report.outcome is Outcome.COUNTEREXAMPLE:
+    if args.playback and report.finding_index is not None and report.outcome.witnessed:
         prop = report.properties[report.finding_index]
         harness_file, _, function = args.target.rpartition("::")
         write_playback(args.playback, harness_file, function, report.inputs or {}, report.finding_index,
@@ -73,9 +71,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_report(report: "Report", solver: str, playback: str | None) -> None:
     from gameproof.commands._output import console, print_proof
+    from gameproof.logic.harness import Outcome
 
     out = console()
-    colour = {0: "green", 1: "red", 2: "yellow", 3: "yellow", 4: "red"}[int(report.outcome)]
+    colour = {Outcome.VERIFIED: "green", Outcome.SATISFIED: "green", Outcome.VACUOUS: "yellow",
+              Outcome.UNKNOWN: "yellow"}.get(report.outcome, "red")
     out.print(f"[bold {colour}]{report.outcome.label}[/]: {report.message}")
     for name, value in (report.inputs or {}).items():
         out.print(f"  {name} = {value} ({value:#x})")

@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from gameproof.commands._files import Artefact, Naming, add_input, add_output
 from gameproof.commands._position import position_arguments, state_from_args
-from gameproof.commands._search import (backend_arguments, backend_from_args, options_from_args, print_values,
-                                        refuse_options, search_arguments, search_progress, status_line)
+from gameproof.commands._output import exit_codes, time_limit
+from gameproof.commands._search import (backend_arguments, backend_from_args, compile_notice, note_size,
+                                        compile_said, options_from_args, print_values, refuse_options, report_unknown,
+                                        search_arguments, search_progress, status_line, timing)
 from gameproof.commands.certificate import certificate_argument
-from gameproof.errors import BadInput, RunFailed
+from gameproof.errors import BadInput, Unknown
 from gameproof.framework.declaration import Engine
 from gameproof.framework.selfcheck import ON_LOAD
 from gameproof.search.solve_journal import CHECKPOINT_SECONDS, FIRST_SAVE_SECONDS, SAVING_SHARE
@@ -24,7 +26,8 @@ if TYPE_CHECKING:
 
 #: Random games `gameproof games --check` plays by default, and at most.
 CHECK_GAMES, MAX_CHECK_GAMES = 200, 1_000_000
-GAME_HELP = "a game name such as connect4:6,5 or othello:6 (see `gameproof games`), or FILE.py[:PARAMS]"
+GAME_HELP = ("a game name such as connect4:6,5 or othello:6, its parameters also by name (connect4:width=6,height=5; "
+             "see `gameproof games`), or FILE.py[:PARAMS]")
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -33,8 +36,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                                   "group gameproof.games), with their parameters and defaults. Given a game's name, "
                                   "what it declares: parameters, board, symmetries, engine, notation.")
     listing.add_argument("file", nargs="?", metavar="GAME|FILE.py",
-                         help="describe this game (e.g. connect4 or connect4:5,4), or list the games declared in "
-                         "this file")
+                         help="describe this game (e.g. connect4, connect4:5,4 or connect4:height=4), or list the "
+                         "games declared in this file")
     listing.add_argument("--json", action="store_true", help="one JSON document on stdout")
     listing.add_argument("--check", action="store_true",
                          help="self-check each game's rules on random games from the start (FILE.py:PARAMS: that "
@@ -46,7 +49,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     solve = commands.add_parser("solve", help="exact value of a position and its moves (df-pn or alpha-beta)",
                                 description="Exact value (win/draw/loss for the side to move) of a position of any "
                                 "declared game, and the value of every legal move, by df-pn or alpha-beta (the game's "
-                                "own choice unless --engine says) over kernels derived from the game's rules.")
+                                "own choice unless --engine says) over kernels derived from the game's rules.",
+                                epilog=exit_codes(unknown=True))
     add_input(solve, "game", reads=Naming.GAME, metavar="GAME", help=GAME_HELP)
     position_arguments(solve, 'moves played so far, e.g. "d c d" (Connect Four) or "c4 e3"')
     solve.add_argument("--value-only", action="store_true", help="skip the value of each move (faster when the mover wins)")
@@ -72,6 +76,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                        help="end the search at every position this tablebase of the game holds, with its value (an "
                        "endgame's table, from `gameproof tablebase build GAME FILE --moves ...`); on one thread, "
                        "no certificate (the answer rests on the table: `gameproof tablebase check FILE`)")
+    solve.add_argument("--timeout", type=time_limit, metavar="S", help="give up after S seconds of searching and "
+                       "answer unknown, exit code 3 (compiling the rules on a first run is not counted)")
     search_arguments(solve)
     solve.set_defaults(handler=run_solve)
 
@@ -99,8 +105,9 @@ def run_games(args: argparse.Namespace) -> int:
     declared = games_in_file(args.file) if args.file else declared_specs()
     rows = []
     for spec in declared:
-        rows.append({"name": spec.name, "usage": spec.usage, "example": spec.example, "summary": spec.summary,
-                     "aliases": list(spec.aliases), "parameters": _parameters(spec)})
+        rows.append({"name": spec.name, "usage": spec.usage, "example": spec.example,
+                     "named_example": spec.named_example, "summary": spec.summary, "aliases": list(spec.aliases),
+                     "parameters": _parameters(spec)})
     if args.json:
         from gameproof.commands._output import print_json
 
@@ -111,12 +118,24 @@ def run_games(args: argparse.Namespace) -> int:
     out = console()
     for row in rows:
         out.print(f"[bold]{row['usage']:<22}[/bold] {row['summary']} (default {row['example']})", soft_wrap=True)
+    widest = max(declared, key=lambda spec: len(spec.parameters))
+    if widest.parameters:
+        out.print(f"parameters: in the order shown ({widest.example}), {_by_name(widest)}; `gameproof games GAME` "
+                  "gives a game's names", markup=False, soft_wrap=True)
     return 0
 
 
 def _parameters(spec: GameSpec) -> list[dict[str, Any]]:
-    return [{"name": p.name, "default": p.default, "min": p.minimum, "max": p.maximum, "help": p.help}
-            for p in spec.parameters]
+    return [{"name": p.name, "aliases": list(p.aliases), "default": p.default, "min": p.minimum, "max": p.maximum,
+             "help": p.help} for p in spec.parameters]
+
+
+def _by_name(spec: GameSpec) -> str:
+    """How `spec`'s parameters are given by name (docs/games.md, "Parameters"), for a game that has some."""
+    if len(spec.parameters) == 1:
+        return f"or by name: {spec.named_example}"
+    return (f"or by name, in any order: {spec.named_example}, or after some by position: "
+            f"{spec.example_from(len(spec.parameters) - 1)}; any left out keeps its default")
 
 
 def _describe_game(args: argparse.Namespace) -> int:
@@ -128,8 +147,9 @@ def _describe_game(args: argparse.Namespace) -> int:
     spec = game.spec
     board = game.board
     described = {
-        "name": game.name, "usage": spec.usage, "example": spec.example, "summary": spec.summary,
-        "aliases": list(spec.aliases), "parameters": _parameters(spec), "chosen": game.parameters,
+        "name": game.name, "usage": spec.usage, "example": spec.example, "named_example": spec.named_example,
+        "summary": spec.summary, "aliases": list(spec.aliases), "parameters": _parameters(spec),
+        "chosen": game.parameters, "remarks": list(game.remarks),
         "board": {"rows": board.rows, "cols": board.cols, "cells": board.rows * board.cols},
         "symmetries": [symmetry.value for symmetry in game.symmetries],
         "engine": "tablebase" if game.may_repeat else spec.engine.value,
@@ -149,11 +169,14 @@ def _describe_game(args: argparse.Namespace) -> int:
     from gameproof.commands._output import console
 
     parameters = "; ".join(f"{p['name']} = {game.parameters[p['name']]} ({p['min']}..{p['max']}, default "
-                           f"{p['default']}{': ' + p['help'] if p['help'] else ''})" for p in described["parameters"])
+                           f"{p['default']}{': ' + p['help'] if p['help'] else ''}"
+                           f"{''.join(f'; also {alias}' for alias in p['aliases'])})" for p in described["parameters"])
     lines = [
         f"{game.name}: {spec.summary}",
-        f"usage: {spec.usage} (default {spec.example})" + "".join(f"; also called {alias}" for alias in spec.aliases),
+        f"usage: {spec.usage} (default {spec.example})" + (f"; {_by_name(spec)}" if spec.parameters else "")
+        + "".join(f"; also called {alias}" for alias in spec.aliases),
         f"parameters: {parameters or 'none'}",
+        *(f"remark: {remark}" for remark in game.remarks),
         f"board: {board.rows} rows x {board.cols} columns ({board.rows * board.cols} cells); a position is "
         f"{game.layers} layer{'s' * (game.layers != 1)} of cells in {game.words} word{'s' * (game.words != 1)}",
         f"moves: {' then '.join(spec.parts)}" + (f" (at most {game.max_moves} a position)" if not game.is_placement
@@ -234,17 +257,38 @@ def _state(args: argparse.Namespace):
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    """`gameproof solve`: the question `args` ask (a value, an exact score, a distance), within --timeout seconds of
+    searching; "unknown" and exit code 3 when the time runs out."""
+    from gameproof.interrupts import time_limit as searching_within
+
     if args.tablebase is not None:
         refuse_options(args, _NOT_WITH_TABLEBASE, "--tablebase probes on one thread, for a value")
+    try:
+        with compile_notice(args.quiet or args.json) as compiling, searching_within(args.timeout):
+            args.compiling = compiling
+            return _answer(args)
+    except Unknown as unknown:
+        return report_unknown(args, unknown)
+
+
+def _answer(args: argparse.Namespace) -> int:
     if args.score and not args.distance:
         from gameproof.commands._score import run_score
 
-        return run_score(args, _state)
+        return run_score(args, _sized_state)
     if args.distance:
         from gameproof.commands._distance import run_distance
 
-        return run_distance(args, _state)
-    return solve_and_report(_state(args), args, source=args.game)
+        return run_distance(args, _sized_state)
+    return solve_and_report(_sized_state(args), args, source=args.game)
+
+
+def _sized_state(args: argparse.Namespace) -> RulesState:
+    """The position `args` name, with a note on stderr where a search from it would take hours or never end."""
+    state = _state(args)
+    args.loaded = state.game.name  # what an answer of unknown names
+    note_size(state, args.timeout is not None)
+    return state
 
 
 #: The options of `solve` that --tablebase does not take: (argument's name, its value when not given, as said).
@@ -279,14 +323,17 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     # `solve` goes to the workers' solve, even on one (its progress and report say more); a finished position
     # (nothing to search: its value is the game's result), and `mnk solve` (which has no workers), to the plain one.
     probe = _probe(args, state)
+    compiling = getattr(args, "compiling", None)
     if "workers" in args and not state.is_over() and probe is None:
         solution, written = _solve_on_workers(state, args, options, engine, source, certificate_path, quiet)
+        times = timing(compiling, solution.seconds)
     else:
         from gameproof.search.solve import kept_search, solve
 
         with search_progress(quiet) as progress:
             solution = solve(state, options, with_moves=not args.value_only, progress=progress, engine=engine,
                              keep_table=certificate_path is not None, probe=probe)
+        times = timing(compiling, solution.seconds)
         written = None
         if certificate_path is not None:
             written = _write_certificate(state, source, kept_search(state.game, options), certificate_path,
@@ -301,7 +348,7 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
         print_json({"game": state.game.name, "played": state.record, "position": state.position,
                     "to_move": names[state.to_move],
                     "engine": engine.value, "value": solution.value, "moves": moves, "nodes": solution.nodes,
-                    "seconds": round(solution.seconds, 6), "tt_entries": None if on_ray else solution.tt_entries,
+                    **times, "tt_entries": None if on_ray else solution.tt_entries,
                     "certificate": written, "tablebase": getattr(args, "tablebase", None)} | parallel)
         return 0
     from gameproof.commands._output import console
@@ -310,7 +357,8 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     print_values(out, f"{state.game.name}  {state.described()}  to move: {names[state.to_move]}",
                  state, solution.value, moves)
     entries = "on Ray" if on_ray else f"{solution.tt_entries:,} TT entries"
-    out.print(f"{engine.value}: {solution.nodes:,} nodes in {solution.seconds:.3f} s, {entries}"
+    out.print(f"{engine.value}: {solution.nodes:,} nodes in {times['seconds']:.3f} s{compile_said(compiling, times)}, "
+              f"{entries}"
               + (f", {parallel['workers']} workers" if parallel.get("workers", 1) > 1 else "")
               + (f", ended at the positions of {args.tablebase}" if probe is not None else ""), markup=False)
     if parallel.get("journal"):
@@ -379,9 +427,8 @@ def _write_certificate(state: RulesState, source: str | None, search, path: str,
     """Build the certificate of `state`'s value (`value`, as solved) from `search`, a df-pn search whose table
     may hold the solve, and write it to `path` (`source`: the game as it was named); `built`, a certificate
     already built and checked (the one that confirmed a resumed solve), is written as it is."""
-    from gameproof.certify.records import write_certificate
     from gameproof.commands.certificate import describe_certificate
-    from gameproof.search.certificate import certify
+    from gameproof.search.certificate import write_value_certificate
 
     with status_line(quiet, "certificate: starting") as show:
         def progress(positions: int, reproved: int) -> None:
@@ -389,20 +436,16 @@ def _write_certificate(state: RulesState, source: str | None, search, path: str,
                 show(f"certificate: {positions:,} positions" + (f", {reproved:,} df-pn nodes proving again what the "
                                                                  "table lost" if reproved else ""))
 
-        certificate = built if built is not None else certify(state, search, progress, source)
-    if certificate.header.value.value != value:
-        raise RunFailed(f"the solve found {value}, but df-pn certified {certificate.header.value.value}")
-    size = write_certificate(path, certificate.header, certificate.parts)
+        certificate, size = write_value_certificate(path, state, search, source=source, progress=progress,
+                                                    expect=value, built=built)
     return describe_certificate(path, certificate, size)
 
 
 def run_perft(args: argparse.Namespace) -> int:
-    from gameproof.search.perft import fast_perft
+    from gameproof.search.perft import check_depth, fast_perft
 
     state = _state(args)
-    if args.depth < 0 or not state.game.may_repeat and args.depth > state.game.max_plies:
-        most = "" if state.game.may_repeat else f" and {state.game.max_plies} (the longest game of {state.game.name})"
-        raise BadInput(f"perft depth must be between 0{most}, got {args.depth}")
+    check_depth(state.game, args.depth)
     fast_perft(state, 1)  # compile (or load) the kernel before timing
     started = time.perf_counter()
     paths = fast_perft(state, args.depth, count_finished=args.count_finished)

@@ -38,7 +38,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_output(build, "--db", writes=Artefact.BOOK, required=True, type=output_file,
                help="SQLite book file (a new one, or one to resume)")
     build.add_argument("--depth", type=int, required=True, metavar="D",
-                       help="plies of the book's leaves (at most the board's squares)")
+                       help="plies of the book's leaves (at most the board's squares; more than an existing "
+                       "book's: deepen it)")
     build_arguments(build)
     build.set_defaults(handler=run_book_build)
     query = book_sub.add_parser("query", help="value and move values of a position, from the book (df-pn beyond it)",

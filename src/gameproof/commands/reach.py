@@ -53,13 +53,14 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_reach(args: argparse.Namespace) -> int:
-    from gameproof.commands._output import proof_exit_code
+    from gameproof.commands._output import proof_exit_code, say_remarks
     from gameproof.framework.diagram import parse_position
     from gameproof.framework.reach import solve_reach
     from gameproof.framework.registry import load_game
     from gameproof.logic.harness import load_harness
 
     game = load_game(args.game)
+    say_remarks(game)
     start = None if args.position is None else parse_position(game, args.position)
     predicate = load_harness(args.where)
     result = solve_reach(game, args.plies, predicate, args.solver, args.timeout, args.dimacs, args.proof,

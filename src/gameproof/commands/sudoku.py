@@ -1,7 +1,8 @@
 """`gameproof sudoku solve PUZZLE`: solve a Sudoku (4×4, 9×9, 16×16) by a numba solver, SAT, or the natural checker.
 
 PUZZLE is one puzzle (16, 81 or 256 characters, 0 or . for a blank) or a file with one puzzle per line
-(blank lines and # comments skipped).
+(blank lines and # comments skipped). Givens that repeat a digit in a row, column or box are bad input, named
+by their cells: r3c7 is row 3 from the top, column 7 from the left.
 """
 
 from __future__ import annotations

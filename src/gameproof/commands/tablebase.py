@@ -82,10 +82,8 @@ def run_build(args: argparse.Namespace) -> int:
     if args.max_positions < 1:
         raise BadInput(f"--max-positions must be at least 1, got {args.max_positions}")
     game = load_game(args.game)
-    root = None
-    if args.moves or args.position is not None:
-        state = state_from_args(game, args)
-        root = (state.words, state.to_move)
+    state = state_from_args(game, args)  # the start unless --moves or --position name another (remarks said)
+    root = (state.words, state.to_move) if args.moves or args.position is not None else None
     with status_line(args.quiet or args.json, "tablebase: starting") as show:
         report = build(game, args.file, root=root, workers=args.workers, backend=backend_from_args(args),
                        address=args.address, most=args.max_positions, progress=show)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 #: The subcommand of `tui` and `render` that takes any declared game; the command line puts it in where a game
 #: name follows at once (`gameproof tui connect4:5,4`).
 GAME_SUBCOMMAND = "game"
-_KEYS = "arrows + enter or a typed square (b2) or a click plays; u undo; p perfect move; q quit."
+_KEYS = "arrows + enter or a typed square (b2) or a click plays; u undo; p perfect move; q or ctrl+c quits."
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -39,8 +39,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     othello = sub.add_parser("othello", help="step through an Othello record; legal moves marked and counted",
                              description="Step through RECORD ply by ply (left/right, home/end), legal moves marked "
                              "and counted; m jumps to the ply with the most legal moves; a click or a typed square "
-                             "plays a move there; p passes; q quits. (`tui othello:8` plays Othello on the game "
-                             "screen instead.)")
+                             "plays a move there; p passes; q or ctrl+c quits. (`tui othello:8` plays Othello on the "
+                             "game screen instead.)")
     records = othello.add_mutually_exclusive_group()
     records.add_argument("record", nargs="?", default="", metavar="RECORD", help="move record such as f5d6c3")
     records.add_argument("--record", dest="record_option", metavar="RECORD", help="the same, as an option")

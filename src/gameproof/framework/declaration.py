@@ -213,13 +213,15 @@ class Board:
 
 @dataclass(frozen=True)
 class Parameter:
-    """One integer parameter of a game, given in its name (``connect4:7,6``)."""
+    """One integer parameter of a game, given in its name by position (``connect4:7,6``) or by name
+    (``connect4:width=7``, or by one of its ``aliases``: ``connect4:cols=7``)."""
 
     name: str
     default: int
     minimum: int = 1
     maximum: int = 64
     help: str = ""
+    aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         numbers = (self.minimum, self.default, self.maximum)
@@ -227,6 +229,27 @@ class Parameter:
                 and all(isinstance(n, int) and not isinstance(n, bool) for n in numbers)
                 and self.minimum <= self.default <= self.maximum):
             raise TypeError(f"parameter {self.name!r:.30}: needs a name and whole numbers minimum <= default <= maximum")
+        if not isinstance(self.aliases, tuple) or not all(isinstance(name, str) and name.isidentifier()
+                                                          for name in (self.name, *self.aliases)):
+            raise TypeError(f"parameter {self.name!r:.30}: its name and aliases must be identifiers (a tuple of "
+                            f"aliases), not {self.aliases!r:.60}")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names it is given by: its own, then its aliases."""
+        return (self.name, *self.aliases)
+
+    def described(self) -> str:
+        """Its name with its aliases, for messages: ``width (or cols)``."""
+        return self.name + "".join(f" (or {alias})" for alias in self.aliases)
+
+    def value(self, game: str, text: str) -> int:
+        """The value `text` gives it (in `game`'s name); BadInput unless a whole number minimum..maximum."""
+        value = bounded_number(text, self.maximum)
+        if value is None or value < self.minimum:
+            shown = shown_number(text) if is_ascii_number(text) else repr(text[:SHOWN_DIGITS])
+            raise BadInput(f"{game}: {self.name} must be {self.minimum}..{self.maximum}, not {shown}")
+        return value
 
 
 def split_words(value: int, count: int) -> tuple[int, ...]:
@@ -304,6 +327,10 @@ class GameSpec:
     without it, a diagram derived from the board, ``pieces`` and ``player_names``
     (:mod:`gameproof.framework.diagram`), which needs ``pieces`` of distinct characters other than
     :data:`DIAGRAM_CHARACTERS` and whitespace, and two player names that differ.
+
+    ``remarks(**parameters)``: sentences on what is degenerate about a parameter set (a game that is well defined
+    but trivial: ``mnk:3,3,4``, where nobody can make 4 in a row), each saying what follows; none for the others.
+    The commands that load a game show each as a ``note:`` line on stderr, and ``gameproof games NAME`` lists them.
     """
 
     name: str
@@ -329,6 +356,7 @@ class GameSpec:
     aliases: tuple[str, ...] = ()
     position_format: PositionFormat | None = None
     repetition: Repetition | None = None
+    remarks: Callable[..., list[str]] | None = None
 
     def __post_init__(self) -> None:
         """TypeError, naming the field, for a declaration whose fields are not of the kinds declared above."""
@@ -357,7 +385,7 @@ class GameSpec:
             if not callable(getattr(self.rules, f"legal_{later}", None)):
                 raise TypeError(f"game {self.name!r}: its rules module {self.rules.__name__} has no function "
                                 f"legal_{later}() for the part {later!r} of its moves")
-        for name in ("constants", "board", "max_plies", "move_order", "max_moves"):
+        for name in ("constants", "board", "max_plies", "move_order", "max_moves", "remarks"):
             value = getattr(self, name)
             if not callable(value) and (value is not None or name in ("constants", "board")):
                 raise TypeError(f"game {self.name!r}: {name} must be a function of the parameters, not {value!r:.60}")
@@ -373,6 +401,10 @@ class GameSpec:
                             "declare max_plies (or plies_left) or repetition, not both")
         if len(self.player_names) != 2:
             raise TypeError(f"game {self.name!r}: player_names must name the two players, not {self.player_names!r:.60}")
+        names = [name.casefold() for parameter in self.parameters for name in parameter.names]
+        if len(names) != len(set(names)):
+            raise TypeError(f"game {self.name!r}: its parameters' names and aliases must differ (in any case), not "
+                            f"{names!r:.60}")
         self._check_position_text()
 
     def _check_position_text(self) -> None:
@@ -402,27 +434,65 @@ class GameSpec:
     @property
     def example(self) -> str:
         """The name with default parameters, e.g. ``connect4:7,6``."""
+        return self.example_from(len(self.parameters))
+
+    @property
+    def named_example(self) -> str:
+        """The name with default parameters given by name, e.g. ``connect4:width=7,height=6``."""
+        return self.example_from(0)
+
+    def example_from(self, positional: int) -> str:
+        """The name with default parameters, the first `positional` of them by position and the others by name
+        (``mnk:3,3,k=3`` for 2)."""
         if not self.parameters:
             return self.name
-        return f"{self.name}:{','.join(str(p.default) for p in self.parameters)}"
+        values = [str(p.default) if index < positional else f"{p.name}={p.default}"
+                  for index, p in enumerate(self.parameters)]
+        return f"{self.name}:{','.join(values)}"
 
     def parse_parameters(self, text: str) -> dict[str, int]:
-        """Parameters from the part of a name after ``:``: all of them, or none (empty) for the defaults."""
-        if not text.strip():
-            return {parameter.name: parameter.default for parameter in self.parameters}
-        values = [value.strip() for value in text.split(",")]
-        if len(values) != len(self.parameters) or not all(is_ascii_number(value) for value in values):
-            count = len(self.parameters)
-            raise BadInput(f"{self.name} takes {count} whole-number parameter{'s' * (count != 1)}: {self.usage} "
-                           f"(e.g. {self.example}), or none for the defaults; got {text!r:.60}")
-        chosen = {}
-        for parameter, text in zip(self.parameters, values, strict=True):
-            value = bounded_number(text, parameter.maximum)
-            if value is None or value < parameter.minimum:
-                raise BadInput(f"{self.name}: {parameter.name} must be {parameter.minimum}..{parameter.maximum}, "
-                               f"not {shown_number(text)}")
-            chosen[parameter.name] = value
-        return chosen
+        """Parameters from the part of a name after ``:`` (docs/games.md, "Parameters"): none, for the defaults; all
+        of them by position, in the declared order (``7,6``); or some or all by name (or alias), in any order, after
+        any given by position (``7,height=6``), those left out keeping their defaults."""
+        items = [item.strip() for item in text.split(",")] if text.strip() else []
+        first_named = next((index for index, item in enumerate(items) if "=" in item), len(items))
+        positional, named = items[:first_named], items[first_named:]
+        if (len(positional) > len(self.parameters) or not all(is_ascii_number(value) for value in positional)
+                or positional and not named and len(positional) != len(self.parameters)):
+            raise BadInput(self._takes(text))
+        chosen = {p.name: p.value(self.name, value) for p, value in zip(self.parameters, positional)}
+        given = {p.name: f"{value} by position" for p, value in zip(self.parameters, positional)}
+        for item in named:
+            key, equals, value = (part.strip() for part in item.partition("="))
+            if not equals:
+                raise BadInput(f"{self.name}: {item!r:.30} comes after a parameter given by name; give those by "
+                               f"position first, in their order, as in {self.example_from(len(self.parameters) - 1)}")
+            parameter = self._parameter_named(key)
+            if parameter.name in given:
+                raise BadInput(f"{self.name}: {parameter.name} is given twice ({given[parameter.name]} and {item})")
+            given[parameter.name] = item
+            chosen[parameter.name] = parameter.value(self.name, value)
+        return {p.name: chosen.get(p.name, p.default) for p in self.parameters}
+
+    def _takes(self, text: str) -> str:
+        """What a name's parameters may be, for a message about `text`, the parameters given."""
+        count = len(self.parameters)
+        named = f", or by name ({self.named_example}: any order, any left out at its default)" if count else ""
+        return (f"{self.name} takes {count} whole-number parameter{'s' * (count != 1)}: {self.usage} "
+                f"(e.g. {self.example}){named}, or none for the defaults; got {text!r:.60}")
+
+    def _parameter_named(self, key: str) -> Parameter:
+        """The parameter `key` names (its name or an alias, in any case); BadInput naming the game's parameters and
+        the closest name, if one is close."""
+        import difflib
+
+        spellings = {name.casefold(): (name, p) for p in self.parameters for name in p.names}
+        if key.casefold() in spellings:
+            return spellings[key.casefold()][1]
+        close = difflib.get_close_matches(key.casefold(), list(spellings), n=1, cutoff=0.6)
+        hint = f" (did you mean {spellings[close[0]][0]}?)" if close else ""
+        names = ", ".join(p.described() for p in self.parameters) or "none"
+        raise BadInput(f"{self.name} has no parameter {key!r:.30}{hint}; its parameters: {names}")
 
 
 def is_ascii_number(text: str) -> bool:

@@ -96,6 +96,17 @@ class Game:
             return self.spec.name
         return f"{self.spec.name}:{','.join(str(self.parameters[p.name]) for p in self.spec.parameters)}"
 
+    @cached_property
+    def remarks(self) -> tuple[str, ...]:
+        """What the declaration's ``remarks`` say is degenerate about this parameter set, each on one line (none for
+        most); RulesError, one line, for remarks that are not a list of texts."""
+        if self.spec.remarks is None:
+            return ()
+        said = self._declared("remarks", self.spec.remarks)
+        if not isinstance(said, (list, tuple)) or not all(isinstance(remark, str) for remark in said):
+            raise RulesError(f"{self.name}: remarks() must return a list of texts, not {shown(said)}")
+        return tuple(" ".join(remark.split()) for remark in said)
+
     @property
     def has_passes(self) -> bool:
         return callable(getattr(self.spec.rules, "pass_turn", None))

@@ -293,12 +293,12 @@ def solve_reach(game: Game, plies: int, predicate: Predicate, solver: str, secon
                          encode_seconds=report.encode_seconds, solve_seconds=report.solve_seconds)
     if report.outcome is Outcome.ERROR:
         raise BadInput(f"the rules or the predicate cannot be traced: {report.message}")
-    if report.outcome is Outcome.COUNTEREXAMPLE:
+    if report.outcome is Outcome.SATISFIED:
         result.status = Status.SAT
         result.inputs = dict(report.inputs or {})
         result.final = replay_witness(game, plies, predicate, result.inputs, start)
         result.moves = [result.final.move_name(m) for m in result.final.history]
-    elif report.outcome in (Outcome.VERIFIED, Outcome.VACUOUS):
+    elif report.outcome.refuted:
         result.status = Status.UNSAT
         result.proof = report.proof
     result.solve_seconds = time.perf_counter() - started - result.encode_seconds

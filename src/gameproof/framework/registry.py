@@ -95,6 +95,17 @@ def rules_file(name: str) -> str | None:
     return base if base.endswith(".py") else None
 
 
+def recorded_name(game: Game, source: str | None = None) -> str:
+    """The name a file records `game` by, whatever form `source` (the game as it was named) gave its parameters in:
+    its name with them by position (``connect4:5,4``), after the rules file `source` names for a game loaded from a
+    file (``my_game.py:5,4``)."""
+    path = rules_file(source or "")
+    if path is None:
+        return game.name
+    parameters = game.name.partition(":")[2]
+    return f"{path.strip()}:{parameters}" if parameters else path.strip()
+
+
 def unchecked_game(name: str) -> Game:
     """The game called `name`, as :func:`load_game` finds it, without the self-check."""
     base, _, parameters = name.strip().partition(":")

@@ -276,7 +276,8 @@ class RulesState:
             for move in self.legal_moves():
                 if move != self.game.pass_move and board.place(move)[1] == column:
                     return move
-            raise BadInput(f"column {text} is full or the game is over")
+            raise BadInput(f"the game is over; {text} cannot be played" if self.is_over()
+                           else f"column {text} is full")
         raise BadInput(f"{text!r} is not a column of the board (a..{chr(ord('a') + board.cols - 1)})")
 
     def copy(self) -> RulesState:

@@ -97,6 +97,16 @@ def colour_keeping(rows, cols):
                         for row in range(rows) for col in range(cols)))
 
 
+def remarks(rows, cols):
+    """What is degenerate about a board of one or two cells: the game is over before or after its one move."""
+    if rows * cols == 1:
+        return ["a 1x1 board holds one stone and no move: the first player cannot move and loses at once"]
+    if rows * cols == 2:
+        return [f"a {rows}x{cols} board holds one stone a side: the first player takes the other with the one move "
+                "there is, and wins"]
+    return []
+
+
 GAME = GameSpec(
     name="clobber",
     rules=sys.modules[__name__],
@@ -109,4 +119,5 @@ GAME = GameSpec(
     max_moves=lambda rows, cols: max(rows * (cols - 1) + (rows - 1) * cols, 1),
     parts=("from", "to"),
     joiners=("-",),
+    remarks=remarks,
 )

@@ -125,6 +125,14 @@ def line_count(rows, cols):
     return (rows + 1) * cols + (cols + 1) * rows
 
 
+def remarks(rows, cols):
+    """What is degenerate about one box: its fourth line, the box, always falls to the second player."""
+    if rows * cols == 1:
+        return ["one box: no line before the fourth completes it, and the second player draws the fourth, so the "
+                "second player wins 1-0 whatever is played"]
+    return []
+
+
 GAME = GameSpec(
     name="dots-boxes",
     rules=sys.modules[__name__],
@@ -139,4 +147,5 @@ GAME = GameSpec(
     pieces="#XO",
     player_names=("first", "second"),
     aliases=("dots-and-boxes",),
+    remarks=remarks,
 )

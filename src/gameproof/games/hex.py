@@ -170,7 +170,7 @@ GAME = GameSpec(
     name="hex",
     rules=sys.modules[__name__],
     summary="Hex on an n×n rhombus: black joins top and bottom, white left and right",
-    parameters=(Parameter("n", 11, 2, 11, "cells along a side"),),
+    parameters=(Parameter("n", 11, 2, 11, "cells along a side", aliases=("size",)),),
     constants=constants,
     board=lambda n: Board(n, n, row_stride=stride(n)),
     symmetries=(Symmetry.ROTATE_180,),  # a transpose would swap the colours' goals

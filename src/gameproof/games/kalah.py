@@ -265,6 +265,14 @@ def plies_left(word):
     return weighted(word, 0) + weighted(word, FIRST_STORE + 1)
 
 
+def remarks(pits, seeds):
+    """What is degenerate about one pit a side: no move is ever a choice."""
+    if pits == 1:
+        return ["one pit a side: every move empties the mover's only pit, so there is one line of play and no choice "
+                "in it"]
+    return []
+
+
 GAME = GameSpec(
     name="kalah",
     rules=sys.modules[__name__],
@@ -279,4 +287,5 @@ GAME = GameSpec(
     pieces="#",
     player_names=("south", "north"),
     aliases=("kalaha",),
+    remarks=remarks,
 )

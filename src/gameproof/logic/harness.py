@@ -34,7 +34,7 @@ from gameproof.logic.dimacs import write_dimacs
 from gameproof.logic.drat import ProofCheck, check_drat, find_drat_trim, proof_json
 from gameproof.logic.natural import guard, guarded_namespace
 from gameproof.logic.simplify import propagate_units
-from gameproof.logic.solvers import DEFAULT_SOLVER, Solver, open_solver
+from gameproof.logic.solvers import DEFAULT_SOLVER, Solver, open_solver, resolve
 from gameproof.logic.untraceable import Untraceable, function_site, voided_by_refusals
 from gameproof.logic.words import Bit, Word
 
@@ -42,22 +42,51 @@ Harness = Callable[[], Any]
 
 
 class Outcome(enum.IntEnum):
-    """What a check found, from best to worst; a harness reports the worst of its properties."""
+    """What a check found, from best to worst; a harness reports the worst of its properties.
 
-    VERIFIED = 0
-    COUNTEREXAMPLE = 1  # for cover(): a witness that satisfies it
-    VACUOUS = 2  # the assumptions before the property can never hold
-    UNKNOWN = 3  # the time budget ran out
-    ERROR = 4  # the harness failed, or a witness did not replay
+    As in Kani, a ``cover`` that a witness satisfies is a success and one that nothing can satisfy is the
+    finding; a ``verify`` is the other way round.
+    """
+
+    VERIFIED = 0  # verify(): no input breaks it
+    SATISFIED = 1  # cover(): a witness satisfies it
+    UNSATISFIABLE = 2  # cover(): no input satisfies it
+    COUNTEREXAMPLE = 3  # verify(): an input breaks it
+    VACUOUS = 4  # the assumptions before the property can never hold
+    UNKNOWN = 5  # the time budget ran out
+    ERROR = 6  # the harness failed, or a witness did not replay
 
     @property
     def label(self) -> str:
         """The lower-case name used in JSON."""
         return self.name.lower()
 
+    @property
+    def witnessed(self) -> bool:
+        """The solver found inputs that break a verify or satisfy a cover (replayed on plain ints)."""
+        return self in (Outcome.SATISFIED, Outcome.COUNTEREXAMPLE)
 
-EXIT_CODES = {Outcome.VERIFIED: 0, Outcome.COUNTEREXAMPLE: 1, Outcome.VACUOUS: 1, Outcome.UNKNOWN: 3,
-              Outcome.ERROR: 2}
+    @property
+    def refuted(self) -> bool:
+        """The solver proved that no input breaks the verify or satisfies the cover (what a DRAT proof shows)."""
+        return self in (Outcome.VERIFIED, Outcome.UNSATISFIABLE, Outcome.VACUOUS)
+
+
+EXIT_CODES = {Outcome.VERIFIED: 0, Outcome.SATISFIED: 0, Outcome.UNSATISFIABLE: 1, Outcome.COUNTEREXAMPLE: 1,
+              Outcome.VACUOUS: 1, Outcome.UNKNOWN: 3, Outcome.ERROR: 2}
+
+
+class Kind(enum.StrEnum):
+    """What a property asks the solver for."""
+
+    VERIFY = "verify"  # inputs that make the condition false
+    COVER = "cover"  # inputs that make the condition true
+
+    def answer(self, found: bool) -> Outcome:
+        """The outcome when the solver found such inputs (replayed), or proved there are none."""
+        if self is Kind.COVER:
+            return Outcome.SATISFIED if found else Outcome.UNSATISFIABLE
+        return Outcome.COUNTEREXAMPLE if found else Outcome.VERIFIED
 
 
 # --- contexts ------------------------------------------------------------------------------------
@@ -65,7 +94,7 @@ EXIT_CODES = {Outcome.VERIFIED: 0, Outcome.COUNTEREXAMPLE: 1, Outcome.VACUOUS: 1
 
 @dataclass
 class _Property:
-    kind: str  # "verify" or "cover"
+    kind: Kind
     message: str
     cond: int  # circuit literal
     assumed: int  # conjunction of the assumptions made before it
@@ -100,7 +129,7 @@ class _Symbolic:
     def assume(self, cond: object) -> None:
         self.assumed = self.circuit.and_(self.assumed, self.condition(cond, "assume"))
 
-    def check(self, kind: str, cond: object, message: str) -> None:
+    def check(self, kind: Kind, cond: object, message: str) -> None:
         lit = self.condition(cond, kind)
         self.properties.append(_Property(kind, message, lit, self.assumed, isinstance(cond, Bit)))
 
@@ -113,14 +142,14 @@ class _AssumptionFailed(Exception):
 class Event:
     """One ``verify`` or ``cover`` reached during a concrete replay."""
 
-    kind: str
+    kind: Kind
     message: str
     holds: bool
 
     @property
     def is_finding(self) -> bool:
-        """A failed verify, or a satisfied cover."""
-        return self.holds if self.kind == "cover" else not self.holds
+        """What the solver searched for: a failed verify, or a satisfied cover."""
+        return self.holds if self.kind is Kind.COVER else not self.holds
 
 
 @dataclass
@@ -136,7 +165,7 @@ class _Concrete:
         if not cond:
             raise _AssumptionFailed
 
-    def check(self, kind: str, cond: object, message: str) -> None:
+    def check(self, kind: Kind, cond: object, message: str) -> None:
         holds = cond.value if isinstance(cond, Bit) else bool(cond)  # a constant Bit, from a reach predicate
         self.events.append(Event(kind, message, bool(holds)))
 
@@ -180,12 +209,12 @@ def assume(cond: object) -> None:
 
 def verify(cond: object, message: str = "") -> None:
     """Search for inputs, meeting the assumptions so far, that make ``cond`` false."""
-    _active().check("verify", cond, message or "verify")
+    _active().check(Kind.VERIFY, cond, message or Kind.VERIFY.value)
 
 
 def cover(cond: object, message: str = "") -> None:
     """Search for inputs, meeting the assumptions so far, that make ``cond`` true."""
-    _active().check("cover", cond, message or "cover")
+    _active().check(Kind.COVER, cond, message or Kind.COVER.value)
 
 
 def _run(harness: Harness, context: _Symbolic | _Concrete) -> None:
@@ -214,7 +243,7 @@ def replay(harness: Harness, inputs: Mapping[str, int]) -> list[Event]:
 class PropertyResult:
     """The answer for one ``verify`` or ``cover``."""
 
-    kind: str
+    kind: Kind
     message: str
     outcome: Outcome
     inputs: dict[str, int] | None = None
@@ -250,7 +279,7 @@ class Report:
             "solve_seconds": round(self.solve_seconds, 6),
             **proof_json(self.proof),
             "properties": [
-                {"kind": p.kind, "message": p.message, "status": p.outcome.label, "inputs": p.inputs}
+                {"kind": p.kind.value, "message": p.message, "status": p.outcome.label, "inputs": p.inputs}
                 for p in self.properties
             ],
         }
@@ -300,7 +329,7 @@ def trace(harness: Harness) -> Traced:
     with voided_by_refusals():
         _run(harness, symbolic)
     circuit, props = symbolic.circuit, symbolic.properties
-    findings = [circuit.and_(p.assumed, p.cond if p.kind == "cover" else p.cond ^ 1) for p in props]
+    findings = [circuit.and_(p.assumed, p.cond if p.kind is Kind.COVER else p.cond ^ 1) for p in props]
     any_finding = circuit.or_all(findings)
     circuit, mapping = propagate_units(circuit, props[0].assumed if props else TRUE)
 
@@ -367,7 +396,7 @@ def check(harness: Harness, solver: str = DEFAULT_SOLVER, seconds: float | None 
         for index, prop in enumerate(traced.properties):
             results.append(_check_property(harness, traced, sat, index, prop, deadline))
     report = _summarise(results)
-    if proof is not None and report.outcome in (Outcome.VERIFIED, Outcome.VACUOUS):
+    if proof is not None and all(result.outcome.refuted for result in results):
         if _write_proof(traced, solver, proof, deadline):
             report.proof = check_drat(traced.finding_formula(), proof)
     report.variables, report.clauses = traced.cnf.num_vars, traced.cnf.num_clauses
@@ -422,11 +451,11 @@ def _check_property(harness: Harness, traced: Traced, sat: Solver, index: int, p
             return PropertyResult(prop.kind, prop.message, Outcome.ERROR, inputs,
                                   "the solver's witness does not replay on plain ints (symbolic words wrap "
                                   "modulo 2**width; Python ints do not)")
-        return PropertyResult(prop.kind, prop.message, Outcome.COUNTEREXAMPLE, inputs)
+        return PropertyResult(prop.kind, prop.message, prop.kind.answer(found=True), inputs)
     feasible = sat.solve([lit(traced.assumed[index])], _remaining(deadline))
     if feasible is None:
         return PropertyResult(prop.kind, prop.message, Outcome.UNKNOWN)
-    return PropertyResult(prop.kind, prop.message, Outcome.VERIFIED if feasible else Outcome.VACUOUS)
+    return PropertyResult(prop.kind, prop.message, prop.kind.answer(found=False) if feasible else Outcome.VACUOUS)
 
 
 def _write_proof(traced: Traced, solver: str, path: str | Path, deadline: float | None) -> bool:
@@ -439,20 +468,27 @@ def _write_proof(traced: Traced, solver: str, path: str | Path, deadline: float 
         return True
 
 
+_SAYS = {
+    Outcome.SATISFIED: "witness found",
+    Outcome.UNSATISFIABLE: "no input that meets the assumptions before it satisfies it",
+    Outcome.COUNTEREXAMPLE: "counterexample found",
+    Outcome.VACUOUS: "the assumptions before it can never hold",
+    Outcome.UNKNOWN: "time limit reached",
+}
+
+
 def _summarise(results: list[PropertyResult]) -> Report:
+    """The harness's answer: its worst property, with that property's inputs."""
     worst = max(results, key=lambda r: r.outcome)
     index = results.index(worst)
-    messages = {
-        Outcome.VERIFIED: f"all {len(results)} properties hold",
-        Outcome.COUNTEREXAMPLE: f"{worst.kind} {worst.message!r}: "
-        + ("witness found" if worst.kind == "cover" else "counterexample found"),
-        Outcome.VACUOUS: f"{worst.kind} {worst.message!r}: the assumptions before it can never hold",
-        Outcome.UNKNOWN: f"{worst.kind} {worst.message!r}: time limit reached",
-        Outcome.ERROR: f"{worst.kind} {worst.message!r}: {worst.detail}",
-    }
-    if worst.outcome is Outcome.VERIFIED and any(r.kind == "cover" for r in results):
-        messages[Outcome.VERIFIED] += " (no cover() can be satisfied)"
-    return Report(worst.outcome, messages[worst.outcome], worst.inputs, results,
+    if worst.outcome is Outcome.VERIFIED:
+        message = f"all {len(results)} properties hold"
+    else:
+        said = worst.detail if worst.outcome is Outcome.ERROR else _SAYS[worst.outcome]
+        message = f"{worst.kind} {worst.message!r}: {said}"
+    if worst.outcome is Outcome.SATISFIED and len(results) > 1:
+        message += f"; all {len(results)} properties succeed"
+    return Report(worst.outcome, message, worst.inputs, results,
                   finding_index=index if worst.inputs is not None else None)
 
 
@@ -475,3 +511,18 @@ def load_harness(spec: str) -> Harness:
         which = f"has no function {function!r}" if function else "names no function: give FILE.py::FUNCTION"
         raise BadInput(f"{path_text} {which}; its functions: {', '.join(defined) or 'none'}")
     return harness
+
+
+def check_harness(harness: Harness | str, solver: str | None = None, seconds: float | None = None,
+                  dimacs: str | Path | None = None, proof: str | Path | None = None) -> tuple[Report, str]:
+    """:func:`check` of `harness` (a function, or ``FILE.py::FUNCTION`` for :func:`load_harness`) by the solver that
+    `solver` names (by default :data:`DEFAULT_SOLVER`): the report, and the solver's own name. BadInput, one line,
+    when that solver cannot log the proof asked for, or when the harness cannot run at all."""
+    chosen = resolve(solver or DEFAULT_SOLVER)
+    if proof is not None:
+        open_solver(chosen, proof=True).close()  # fail now if this backend cannot log proofs
+    function = load_harness(harness) if isinstance(harness, str) else harness
+    report = check(function, solver=chosen, seconds=seconds, dimacs=dimacs, proof=proof)
+    if report.outcome is Outcome.ERROR and not report.properties:
+        raise BadInput(report.message)
+    return report, chosen

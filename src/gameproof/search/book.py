@@ -134,9 +134,12 @@ class Book:
         with self._reading():
             return dict(self._db.execute("SELECT name, value FROM meta"))
 
-    def set_meta(self, **values: str) -> None:
+    def set_meta(self, **values: str | None) -> None:
+        """Set meta rows in one transaction; a row given None is removed."""
         with self._writing():
-            self._db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in values.items()])
+            self._db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                 [(k, str(v)) for k, v in values.items() if v is not None])
+            self._db.executemany("DELETE FROM meta WHERE name = ?", [(k,) for k, v in values.items() if v is None])
 
     @property
     def scored(self) -> bool:

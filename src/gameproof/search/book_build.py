@@ -17,7 +17,7 @@ from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 from gameproof.interrupts import RulesBroken
 from gameproof.search.book import SCORED, Book, Entry
-from gameproof.search.book_game import Identity, open_book
+from gameproof.search.book_game import DEEPENING, Identity, open_book
 from gameproof.search.confirm import relies_on_declared_symmetries
 from gameproof.search.dfpn import Options
 from gameproof.search.exact import final_value
@@ -204,8 +204,10 @@ class _BookJournal:
 
 @dataclass
 class BuildReport:
-    """What a build did: leaves solved now and found already solved, entries in the book, effort."""
+    """What a build did: the depth of the book it deepened (None for a new book, or one as deep as asked), leaves
+    solved now and found already solved, entries in the book, effort."""
 
+    deepened_from: int | None = None
     solved: int = 0
     skipped: int = 0
     entries: int = 0
@@ -218,9 +220,12 @@ def build(game: Game, depth: int, path: str | Path, *, workers: int | None = Non
           values_only: bool = False, scores: bool = False, backend: Backend = Backend.LOCAL,
           address: str | None = None, progress: Progress | None = None) -> BuildReport:
     """Solve every symmetry-distinct position ``depth`` plies deep as jobs (resuming a partial file: the
-    book is the journal), then back up. ``values_only`` leaves keep their value only (faster). With ``scores``
-    (for a game that declares a score) every entry keeps its exact score and its moves' too, and each worker
-    searches its leaves on a table of its own of ``options.tt_mb`` MiB. The workers
+    book is the journal), then back up. A book less deep than ``depth`` is deepened: its entries are kept, the new
+    plies' leaves solved and every shallower entry backed up again, so that it becomes the book a build to ``depth``
+    makes, and a deepening stopped half way resumes as any build does (the meta row ``depth`` changes last).
+    ``values_only`` leaves keep their value only (faster). With ``scores`` (for a game that declares a score)
+    every entry keeps its exact score and its moves' too, and each worker searches its leaves on a table of its
+    own of ``options.tt_mb`` MiB. The workers
     (by default one locally, in this process, and one per CPU of a Ray cluster) share one transposition
     table of ``options.tt_mb`` MiB a machine (:func:`~gameproof.search.jobs.run_jobs`); local workers are threads
     of this process (the kernels release the GIL), Ray's are processes."""
@@ -235,8 +240,8 @@ def build(game: Game, depth: int, path: str | Path, *, workers: int | None = Non
     target = Path(path).resolve()  # the file itself: a link to where no file is yet stays as it was
     existed = target.exists()
     blank = not existed or target.is_file() and target.stat().st_size == 0
-    book, game, depth = open_book(path, game, depth)
-    report = BuildReport()
+    book, game, stored = open_book(path, game, depth)
+    report = BuildReport(deepened_from=stored if stored < depth else None)
     try:
         _build(book, game, depth, report, workers, options, values_only, scores, backend, address, progress)
     except BaseException:
@@ -261,10 +266,11 @@ def _build(book: Book, game: Game, depth: int, report: BuildReport, workers: int
         if begun and book.scored != scores:
             raise BadInput(f"{book.path} was built {'with' if book.scored else 'without'} scores; resume it the "
                            "same way" + (" (--score)" if book.scored else ""))
-        scored_name, scored_value = SCORED
-        book.set_meta(leaves=leaves, **{scored_name: scored_value if scores else "none"})
         layers = levels(RulesState(game), depth)
         check_merges(layers)
+        scored_name, scored_value = SCORED
+        deepening = {} if report.deepened_from is None else {DEEPENING: str(depth)}
+        book.set_meta(leaves=leaves, **{scored_name: scored_value if scores else "none"}, **deepening)
         done = book.keys()
         todo = [s for s in layers[depth] if not s.is_over()]
         report.skipped = sum(1 for s in todo if s.key in done)
@@ -278,4 +284,5 @@ def _build(book: Book, game: Game, depth: int, report: BuildReport, workers: int
             for state in layer:
                 if not state.is_over():
                     book.put(from_children(state, book))
+        book.set_meta(depth=str(depth), **{DEEPENING: None})  # the book is now as deep as asked
         report.entries = len(book)

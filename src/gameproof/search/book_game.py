@@ -20,6 +20,9 @@ from gameproof.search.book import Book
 #: The book format: 3 = the declared rules' keys (with the side to move), moves kept by their numbers, and
 #: the game's file and its hash for a game loaded from a file. Books without the row are of format 1.
 FORMAT = "3"
+#: The meta row of a book that a build is deepening: the depth it is taking the book to (the row ``depth`` stays
+#: the book's own until every entry of the new depth is in).
+DEEPENING = "deepening"
 
 #: How a book's game is loaded again from the text that names it (a name, or ``FILE.py:PARAMS``).
 Loader = Callable[[str], Game]
@@ -66,9 +69,10 @@ def _sha256(path: Path) -> str:
 
 def open_book(path: str | Path, game: Game | None = None, depth: int | None = None,
               load: Loader = load_game) -> tuple[Book, Game, int]:
-    """Open a book: read-only, or with ``depth`` to build it, where a new file takes ``game`` and ``depth``;
-    an existing one must agree with them. Its game is loaded by ``load`` (BadInput, one line, for meta
-    rows a build does not write, or a game file that changed since)."""
+    """Open a book: read-only, or with ``depth`` to build it, where a new file takes ``game`` and ``depth``; an
+    existing one must hold ``game``, and a ``depth`` beyond its own deepens it (:func:`_check_build_depth`).
+    Returns the book, its game (loaded by ``load``) and its depth as its meta rows hold them (BadInput, one line,
+    for meta rows a build does not write, or a game file that changed since)."""
     book = Book(path, writable=depth is not None)
     meta = book.meta()
     if not meta:
@@ -79,13 +83,40 @@ def open_book(path: str | Path, game: Game | None = None, depth: int | None = No
         return book, game, depth
     try:
         stored, stored_depth = _settings(path, meta, load)
-        if game is not None and Identity.of(game) != Identity.of(stored) or depth not in (None, stored_depth):
-            raise BadInput(f"{path} holds {Identity.of(stored)} to depth {stored_depth}; "
-                           "build another file for other settings")
+        if game is not None and Identity.of(game) != Identity.of(stored):
+            raise BadInput(f"{path} holds {Identity.of(stored)} to depth {stored_depth}, not {Identity.of(game)}; "
+                           "build another file for it")
+        if depth is not None:
+            _check_build_depth(path, meta, stored, stored_depth, depth)
     except BadInput:
         book.close()
         raise
     return book, stored, stored_depth
+
+
+def _check_build_depth(path: str | Path, meta: dict[str, Any], game: Game, stored: int, depth: int) -> None:
+    """BadInput, one line, unless a build to ``depth`` may go on in a book ``stored`` plies deep: a build deepens a
+    book, never makes it shallower, and goes on with a deepening that a stopped build began."""
+    if depth < stored:
+        raise BadInput(f"{path} holds {Identity.of(game)} to depth {stored}, deeper than --depth {depth}: a build only "
+                       "deepens a book; build another file for a shallower one")
+    target = _deepening(path, meta, game, stored)
+    if target is not None and depth < target:
+        raise BadInput(f"{path} is being deepened from depth {stored} to {target} by a build that stopped; resume it "
+                       f"with --depth {target} (or deeper)")
+
+
+def _deepening(path: str | Path, meta: dict[str, Any], game: Game, stored: int) -> int | None:
+    """The depth a build that has not finished was deepening the book (``stored`` plies deep) to, from its meta row
+    :data:`DEEPENING`; None when none was. BadInput for a row a build does not write."""
+    found = meta.get(DEEPENING)
+    if found is None:
+        return None
+    target = bounded_number(found, game.max_plies) if isinstance(found, str) else None
+    if target is None or target <= stored:
+        raise BadInput(f"{path}: its meta row \"{DEEPENING}\" is {found!r:.60}, not a depth from {stored + 1} to "
+                       f"{game.max_plies}")
+    return target
 
 
 def _settings(path: str | Path, meta: dict[str, Any], load: Loader) -> tuple[Game, int]:

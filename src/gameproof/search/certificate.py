@@ -21,6 +21,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from types import SimpleNamespace
 from typing import IO
 
@@ -29,10 +30,11 @@ import numpy as np
 from gameproof import borrowed as borrowing
 from gameproof.answers import Value
 from gameproof.borrowed import borrowed
-from gameproof.certify.records import Goal, Header, Part, RulesFile, move_bytes, no_move, word_bytes
+from gameproof.certify.records import (Goal, Header, Part, RulesFile, move_bytes, no_move, word_bytes,
+                                      write_certificate)
 from gameproof.errors import BadInput, RunFailed
 from gameproof.framework.derived import threshold_of
-from gameproof.framework.registry import load_game
+from gameproof.framework.registry import load_game, recorded_name
 from gameproof.framework.state import RulesState
 from gameproof.interrupts import FIRST_FAULT, Halt, RulesBroken
 from gameproof.search import dfpn, keyset
@@ -277,10 +279,9 @@ def check_certifiable(state: RulesState, source: str | None = None) -> RulesFile
     certificate names for the checker to load; None for a registered game."""
     check_buildable(state)
     game = state.game
-    path = (source or game.name).strip().partition(":")[0].strip()
+    name = recorded_name(game, source)
+    path = name.partition(":")[0]
     rules_file = RulesFile.of(path) if path.endswith(".py") else None
-    parameters = game.name.partition(":")[2]
-    name = game.name if rules_file is None else f"{path}:{parameters}" if parameters else path
     try:
         loaded = load_game(name)
     except BadInput:
@@ -332,6 +333,18 @@ def certify(state: RulesState, search: Search, progress: Callable[[int, int], No
     header = Header(game.name, tuple(state.history), state.record, value, game.words, size, len(parts), rules_file,
                     move_size, threshold_of(search.tables), position=state.root)
     return Certificate(header, parts, time.perf_counter() - start)
+
+
+def write_value_certificate(path: str | Path, state: RulesState, search: Search, *, source: str | None = None,
+                            progress: Callable[[int, int], None] | None = None, expect: str | None = None,
+                            built: Certificate | None = None) -> tuple[Certificate, int]:
+    """Build the certificate of `state`'s value from `search` (see :func:`certify`), or take `built`, one built and
+    checked already, and write it to `path`: the certificate and the file's size in bytes. RunFailed, writing
+    nothing, where the value certified is not `expect` (the value a solve found)."""
+    certificate = built if built is not None else certify(state, search, progress, source)
+    if expect is not None and certificate.header.value != expect:
+        raise RunFailed(f"the solve found {expect}, but df-pn certified {certificate.header.value.value}")
+    return certificate, write_certificate(path, certificate.header, certificate.parts)
 
 
 class _Walk:

@@ -27,7 +27,7 @@ from numba import njit
 from gameproof import borrowed as borrowing
 from gameproof.borrowed import borrowed
 from gameproof.framework.declaration import ESTIMATE_WEIGHT
-from gameproof.interrupts import FIRST_FAULT, Halt, RulesBroken, stoppable, wait_for_signal
+from gameproof.interrupts import FIRST_FAULT, Halt, RulesBroken, out_of_time, stoppable, wait_for_signal
 from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
 from gameproof.search.tt import (ANSWERED, INF, LANE_DEPTH, LANE_NODES, LANE_QUESTION, SharedTable, TranspositionTable,
@@ -463,13 +463,16 @@ class Search:
 
 
 def raise_for_halt(flags: np.ndarray, slot: int, limit: int) -> None:
-    """After a kernel returned: let the signal that stopped it end the command, or raise the fault it
-    recorded with :func:`halt` (`limit`: the plies its search holds). Clears the record, so that the search
+    """After a kernel returned: let the signal that stopped it end the command, raise
+    :class:`~gameproof.errors.Unknown` where a time limit ended it, or raise the fault it recorded with :func:`halt`
+    (`limit`: the plies its search holds). Clears the record, so that the search
     may be asked again."""
     code, depth = int(flags[slot]), int(flags[slot + 1])
     flags[slot] = flags[slot + 1] = 0
     if code == Halt.STOPPED:
         wait_for_signal()
+    if code == Halt.OUT_OF_TIME:
+        raise out_of_time()
     if code != Halt.NONE:
         raise RulesBroken(Halt(code), depth, limit)
 

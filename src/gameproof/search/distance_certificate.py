@@ -9,12 +9,18 @@ exact search a position, its table shared by all of them; the records name each 
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from gameproof.answers import Value
+from gameproof.atomic import atomic_output
 from gameproof.certify.distance_check import FORMAT, Side
+from gameproof.certify.records import file_sha256
 from gameproof.errors import BadInput
+from gameproof.framework.registry import recorded_name
 from gameproof.framework.state import RulesState
 from gameproof.interrupts import RulesBroken
 from gameproof.search.dfpn import Options
@@ -53,9 +59,25 @@ def certify_distance(state: RulesState, options: Options = Options(), progress: 
     if state.is_over():
         raise BadInput("the game is over: no plies to certify")
     try:
-        return _certified(state, options, progress) | {"game": source or state.game.name}
+        return _certified(state, options, progress) | {"game": recorded_name(state.game, source)}
     except RulesBroken as broken:
         raise broken.of(state.game.name) from None
+
+
+def write_distance_certificate(state: RulesState, source: str, path: str | Path, options: Options = Options(),
+                               progress: Callable[[int], None] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Write the certificate of `state`'s distance (:func:`certify_distance`) to `path`, gzip around one JSON document
+    (`source`: the game as it was named): the document, and what was written (its path, records and bytes). A game
+    from a file is named by its path as given and the sha256 of its content, which `certificate check` compares
+    before it loads the file."""
+    rules_file = source.partition(":")[0].strip()
+    document = certify_distance(state, options, progress, source)
+    if rules_file.endswith(".py"):
+        document["rules_sha256"] = file_sha256(rules_file)
+    with atomic_output(path) as partial, gzip.open(partial, "wt") as out:
+        json.dump(document, out, separators=(",", ":"))
+    records = sum(len(document[side.value]) for side in Side)
+    return document, {"path": str(path), "records": records, "bytes": Path(path).stat().st_size}
 
 
 def _certified(state: RulesState, options: Options, progress: Callable[[int], None] | None) -> dict[str, Any]:

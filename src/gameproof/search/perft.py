@@ -6,6 +6,7 @@ Slow (Python) and general; a game may offer a compiled perft of its own, such as
 
 from __future__ import annotations
 
+from gameproof.errors import BadInput
 from gameproof.framework.state import GameState
 
 
@@ -19,6 +20,15 @@ def perft(state: GameState, depth: int) -> int:
         total += perft(state, depth - 1)
         state.undo()
     return total
+
+
+def check_depth(game, depth: int) -> None:
+    """BadInput unless `depth` is a whole number of plies from 0 to the longest game of `game` (a
+    :class:`~gameproof.framework.game.Game`; any depth where a game may repeat a position)."""
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0 or (
+            not game.may_repeat and depth > game.max_plies):
+        most = "" if game.may_repeat else f" and {game.max_plies} (the longest game of {game.name})"
+        raise BadInput(f"perft depth must be between 0{most}, got {depth!r:.40}")
 
 
 def fast_perft(state, depth: int, count_finished: bool = False) -> int:

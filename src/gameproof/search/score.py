@@ -131,6 +131,16 @@ def final_score(state: RulesState) -> int:
     return int(game.rules.score(*game.arguments.of(state.words, state.to_move)))
 
 
+def score_search(state: RulesState, score: int, options: Options = Options()) -> Search:
+    """A df-pn search, on a table of its own, of the question whose answer "draw" shows that `state`'s exact score
+    for the side to move is `score` (that score as the threshold: see the module); a certificate of it
+    (:func:`~gameproof.search.certificate.certify`) is a certificate of the score."""
+    game = state.game
+    threshold = score if state.to_move == 0 else -score
+    return Search(game.kernels, game.scored_tables(threshold), game.max_plies, game.max_moves, options,
+                  game.max_positions)
+
+
 def unsymmetric(game: Game) -> Game:
     """`game` without its declared symmetries: the positions a search tells apart are then its own, so that a
     symmetry that does not hold cannot change a score (for games whose symmetries no test of gameproof's checks)."""

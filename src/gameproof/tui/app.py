@@ -16,7 +16,8 @@ from gameproof.tui.record_screen import RecordScreen
 
 class GameproofApp(App[None]):
     """The terminal UI: the screen it opens on (:meth:`game` or :meth:`record`) and what every screen shares:
-    the layout beside the board, the footer of keys, and `q` to quit."""
+    the layout beside the board, the footer of keys, and `q` or `ctrl+c` to quit (exit code 0). The ctrl+c binding
+    comes first on every screen: Textual's own copies a selection, or only says which key quits."""
 
     TITLE = "gameproof tui"
     ENABLE_COMMAND_PALETTE = False
@@ -27,7 +28,7 @@ class GameproofApp(App[None]):
     #side { width: 1fr; margin: 1 2; }
     #side Static { margin-bottom: 1; }
     """
-    BINDINGS = [Binding("q", "quit", "quit")]
+    BINDINGS = [Binding("q", "quit", "quit"), Binding("ctrl+c", "quit", "quit", show=False, priority=True)]
 
     def __init__(self, first: GameScreen | RecordScreen) -> None:
         super().__init__()

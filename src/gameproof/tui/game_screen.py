@@ -24,7 +24,6 @@ from gameproof.tui.game_view import Position
 from gameproof.tui.keys import SquareEntry
 from gameproof.tui.oracle import Cancelled, Distance, Oracle, Proven
 
-_COMMAND_KEYS = "pqu"
 _HELP = {Notation.CELL: "arrows + enter, a click, or a typed square (b2) plays a move",
          Notation.COLUMN: "arrows + enter, a click, or a typed column (c) plays a move"}
 _PARTS_HELP = ("a move is chosen cell by cell ({parts}), each by arrows + enter, a click or a typed square (b2); "
@@ -75,8 +74,7 @@ class GameScreen(Screen[None]):
         self.oracle = oracle
         view = session.view
         self.cell_width = 7 if view.cols <= 8 else 4
-        self.entry = SquareEntry(view.rows, view.cols, reserved=_COMMAND_KEYS,
-                                 columns_only=view.notation is Notation.COLUMN)
+        self.entry = SquareEntry(view.rows, columns_only=view.notation is Notation.COLUMN)
 
     def compose(self) -> ComposeResult:
         view = self.session.view
@@ -268,13 +266,16 @@ class GameScreen(Screen[None]):
         self.play(lambda: self.session.play_cell(message.square))
 
     def on_key(self, event: Key) -> None:
-        if self.entry.accepts(event.character):
-            event.stop()
-            name = self.entry.push(event.character)
-            if name is not None:
-                self.play(lambda: self.session.play_named(name))
-            else:
-                self.redraw()
+        """A letter or digit that no command takes goes into a typed name; a whole name is played, or refused in a
+        notification (a square the board lacks, a move not legal now)."""
+        if not self.entry.takes(event.key, event.character, self.active_bindings):
+            return
+        event.stop()
+        name = self.entry.push(event.character)
+        if name is not None:
+            self.play(lambda: self.session.play_named(name))
+        else:
+            self.redraw()
 
     def play(self, move: Callable[[], None]) -> None:
         """Run a move-making callable; a BadInput becomes a notification instead of a crash. Choosing a part of

@@ -42,7 +42,7 @@ class RecordScreen(Screen[None]):
     def __init__(self, viewer: RecordViewer) -> None:
         super().__init__()
         self.viewer = viewer
-        self.entry = SquareEntry(8, 8)
+        self.entry = SquareEntry(8)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -106,7 +106,9 @@ class RecordScreen(Screen[None]):
         self.enter(lambda: self.viewer.enter(message.square))
 
     def on_key(self, event: Key) -> None:
-        if self.entry.accepts(event.character):
+        """A letter or digit that no command takes goes into a typed square; a whole one is played here, or refused
+        in a notification."""
+        if self.entry.takes(event.key, event.character, self.active_bindings):
             event.stop()
             name = self.entry.push(event.character)
             if name is not None:

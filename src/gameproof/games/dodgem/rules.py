@@ -122,7 +122,7 @@ GAME = GameSpec(
     name="dodgem",
     rules=sys.modules[__name__],
     summary="Dodgem: cars race across the board; who has no move left wins (a position may repeat)",
-    parameters=(Parameter("size", 3, 3, 6, "the board is size x size"),),
+    parameters=(Parameter("size", 3, 3, 6, "the board is size x size", aliases=("n",)),),
     constants=constants,
     board=lambda size: Board(size + 1, size + 1),  # the exits: a column on the right, a row on top
     max_moves=lambda size: 3 * (size - 1),

@@ -186,12 +186,24 @@ def board(rows, cols, k):
     return Board(rows, cols)
 
 
+def remarks(rows, cols, k, variant):
+    """What is degenerate about an m,n,k game: a k of 1, or a k longer than any line of the board."""
+    if k == 1:
+        outcome = "wins" if variant == Variant.NORMAL else "loses"
+        return [f"k = 1: the first move makes k in a row, so the first player {outcome} at once, whatever it plays"]
+    if k > max(rows, cols):
+        return [f"k = {k} is longer than any line of the {rows}x{cols} board: nobody can make k in a row, so every "
+                "game fills the board and is a draw"]
+    return []
+
+
 def _declare(name, variant, summary, **more):
     """One of the three games these rules play."""
     parameters = (Parameter("rows", 3, 1, 26, "rows of the board"), Parameter("cols", 3, 1, 26, "columns of the board"),
                   Parameter("k", 3, 1, 26, "stones in a row that end the game"))
     return GameSpec(name=name, rules=sys.modules[__name__], summary=summary, parameters=parameters,
-                    constants=partial(constants, variant=variant), board=board, symmetries=ALL_SYMMETRIES, **more)
+                    constants=partial(constants, variant=variant), board=board, symmetries=ALL_SYMMETRIES,
+                    remarks=partial(remarks, variant=variant), **more)
 
 
 GAMES = (

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from functools import cached_property
 
 from gameproof.answers import Variant
@@ -14,7 +13,7 @@ from gameproof.framework.state import RulesState
 
 _SPECS = {spec.name: spec for spec in GAMES}
 _PREFIX = {Variant.NORMAL: "mnk", Variant.MISERE: "mnk-misere", Variant.NOTAKTO: "mnk-notakto"}
-_NAME = re.compile(r"^(mnk|mnk-misere|mnk-notakto|notakto):(\d+),(\d+),(\d+)$")
+_VARIANTS = {**{prefix: variant for variant, prefix in _PREFIX.items()}, "notakto": Variant.NOTAKTO}
 
 
 class MnkGame(Game):
@@ -30,13 +29,14 @@ class MnkGame(Game):
 
     @classmethod
     def from_name(cls, name: str) -> MnkGame:
-        """Parse a registry name such as ``mnk:3,3,3``, ``mnk-misere:5,5,3`` or ``mnk-notakto:3,3,3``."""
-        match = _NAME.match(name.strip())
-        if not match:
+        """Parse a registry name such as ``mnk:3,3,3``, ``mnk-misere:5,5,3``, ``mnk-notakto:3,3,3`` or ``mnk:3,3,k=4``
+        (the parameters as :meth:`~gameproof.framework.declaration.GameSpec.parse_parameters` reads them)."""
+        prefix, colon, parameters = name.strip().partition(":")
+        variant = _VARIANTS.get(prefix)
+        if variant is None or not colon:
             raise BadInput(f"unknown game {name!r}; known forms: mnk:R,C,K, mnk-misere:R,C,K, mnk-notakto:R,C,K")
-        prefix, rows, cols, k = match.groups()
-        variant = {"mnk": Variant.NORMAL, "mnk-misere": Variant.MISERE}.get(prefix, Variant.NOTAKTO)
-        return cls(int(rows), int(cols), int(k), variant)
+        chosen = _SPECS[_PREFIX[variant]].parse_parameters(parameters)
+        return cls(chosen["rows"], chosen["cols"], chosen["k"], variant)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MnkGame) and other.name == self.name

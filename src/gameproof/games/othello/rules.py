@@ -226,7 +226,7 @@ GAME = GameSpec(
     name="othello",
     rules=sys.modules[__name__],
     summary="Othello (Reversi) on an n×n board, n = 4, 6, 8; black (X) moves first",
-    parameters=(Parameter("n", 8, 4, 8, "squares along a side"),),
+    parameters=(Parameter("n", 8, 4, 8, "squares along a side", aliases=("size",)),),
     constants=constants,
     board=lambda n: Board(rows=n, cols=n),
     symmetries=ALL_SYMMETRIES,

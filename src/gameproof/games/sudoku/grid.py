@@ -2,7 +2,8 @@
 
 A board of box size ``n`` has ``n**2`` rows and columns and holds the digits ``1 .. n**2``. As text it is
 one line of ``n**4`` characters, row-major: ``1``-``9`` then ``A``-``G`` for 10-16, and ``0`` or ``.``
-for a blank. Internally a board is a list of ints, 0 for a blank.
+for a blank. Internally a board is a list of ints, 0 for a blank. Messages name a cell ``r3c7`` (row 3 from
+the top, column 7 from the left) and number the boxes 1.. left to right, then top to bottom.
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ def parse(text: str) -> list[int]:
             raise BadInput(f"character {index + 1} is {char!r}; a {size}x{size} sudoku takes "
                            f"{SYMBOLS[0]}-{SYMBOLS[size - 1]} and 0 or . for a blank")
         cells.append(value)
+    repeated = repeated_given(cells)
+    if repeated is not None:
+        raise BadInput(repeated)
     return cells
 
 
@@ -73,14 +77,23 @@ def pretty(cells: list[int]) -> str:
     return "\n".join(lines)
 
 
-def conflicts(cells: list[int]) -> bool:
-    """True when two givens in one group are the same digit."""
+def repeated_given(cells: list[int]) -> str | None:
+    """What the first group that holds a digit twice repeats (rows, then columns, then boxes), e.g. ``the givens
+    repeat 5 in row 3 (r3c1 and r3c7)``; None when no group does."""
     n = box_size(len(cells))
-    for group in groups(n):
-        digits = [cells[i] for i in group if cells[i]]
-        if len(digits) != len(set(digits)):
-            return True
-    return False
+    size = n * n
+    for index, group in enumerate(groups(n)):
+        where: dict[int, list[int]] = {}
+        for cell in group:
+            if cells[cell]:
+                where.setdefault(cells[cell], []).append(cell)
+        for digit, found in where.items():
+            if len(found) > 1:
+                names = [f"r{cell // size + 1}c{cell % size + 1}" for cell in found]
+                kind = ("row", "column", "box")[index // size]
+                return (f"the givens repeat {SYMBOLS[digit - 1]} in {kind} {index % size + 1} "
+                        f"({', '.join(names[:-1])} and {names[-1]})")
+    return None
 
 
 def is_solution_of(solution: list[int], puzzle: list[int]) -> bool:

@@ -29,7 +29,9 @@ class Answer:
 
 
 def solve(puzzle: str | list[int], method: str = "direct", limit: int = 2, solver: str | None = None) -> Answer:
-    """Solve one puzzle (a string or a list of ints, 0 for blanks), counting solutions up to ``limit``."""
+    """Solve one puzzle (a string or a list of ints, 0 for blanks), counting solutions up to ``limit``. A string is
+    read by :func:`~gameproof.games.sudoku.grid.parse` (BadInput for givens that repeat a digit in a group); a list
+    is solved as it is."""
     cells = parse(puzzle) if isinstance(puzzle, str) else list(puzzle)
     return solve_many([cells], method, limit, solver)[0]
 
