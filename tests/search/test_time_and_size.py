@@ -95,3 +95,15 @@ def test_compile_time_is_reported_apart_and_the_first_run_says_it_compiles(tmp_p
     document = json.loads(subprocess.run([sys.executable, "-m", "gameproof", "solve", "mnk:3,3,2", "--json"],
                                          capture_output=True, text=True, env=environment, check=True).stdout)
     assert document["value"] == "win" and 0 <= document["seconds"] and 0 < document["compile_seconds"]
+
+
+def test_a_journalled_solve_that_runs_out_of_time_saves_its_work_and_the_next_run_goes_on(capsys, tmp_path):
+    journal = str(tmp_path / "o6.journal")
+    saved = []
+    for _ in range(2):
+        assert main(["solve", "othello:6", "--workers", "2", "--tt-mb", "16", "--timeout", "1.5", "--journal", journal,
+                     "--value-only", "--json"]) == 3
+        document = json.loads(capsys.readouterr().out)
+        assert document["value"] == "unknown" and len(document["notes"]) == 1
+        saved.append(int(document["notes"][0].split("saved (")[1].split(" nodes")[0].replace(",", "")))
+    assert 0 < saved[0] < saved[1]  # the second run resumed from the first's work

@@ -171,16 +171,19 @@ def compile_said(compiling: CompileTime | None, times: dict[str, float]) -> str:
 
 
 def report_unknown(args: argparse.Namespace, unknown: Unknown) -> int:
-    """A search that ran out of time: "unknown" and why, as text or JSON; the exit code for unknown."""
+    """A search that ran out of time: "unknown" and why (and what it noted on the way out: whether its journal was
+    saved), as text or JSON; the exit code for unknown."""
+    notes = list(getattr(unknown, "__notes__", ()))
     if args.json:
         from gameproof.commands._output import print_json
 
-        print_json({"game": getattr(args, "loaded", args.game), "value": Status.UNKNOWN.value, "reason": str(unknown), "timeout": args.timeout})
+        print_json({"game": getattr(args, "loaded", args.game), "value": Status.UNKNOWN.value, "reason": str(unknown),
+                    "timeout": args.timeout, "notes": notes})
     else:
         from gameproof.commands._output import console
 
         console().print(f"value: unknown ({unknown}: give more time with --timeout, or ask about a smaller board or a "
-                        "later position)", markup=False, soft_wrap=True)
+                        "later position)" + "".join(f"; {note}" for note in notes), markup=False, soft_wrap=True)
     return Status.UNKNOWN.exit_code
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gameproof.answers import Value, to_mover
-from gameproof.errors import BadInput, RunFailed
+from gameproof.errors import BadInput, RunFailed, Unknown
 from gameproof.framework.declaration import Engine
 from gameproof.framework.game import Game
 from gameproof.framework.state import RulesState
@@ -163,10 +163,11 @@ def solve_on_workers(state: RulesState, options: Options, *, workers: int, with_
 
 @contextmanager
 def _noting_on_interruption(journal: SolveJournal | None) -> Iterator[None]:
-    """An interruption of the block notes on itself whether the journal was saved, for the command's last line."""
+    """An interruption of the block (or the end of its time limit) notes on itself whether the journal was saved, for
+    the command's last line."""
     try:
         yield
-    except (KeyboardInterrupt, Terminated) as interruption:
+    except (KeyboardInterrupt, Terminated, Unknown) as interruption:
         if journal is not None:
             interruption.add_note(journal.describe())
         raise
@@ -332,7 +333,7 @@ class _Run:
         pool = ThreadPoolExecutor(self.workers, thread_name_prefix="gameproof-solve")
         try:
             self._answer(plan, pool)
-        except (KeyboardInterrupt, Terminated):
+        except (KeyboardInterrupt, Terminated, Unknown):
             self._stop(pool)
             if self.journal is not None and self.journal.quick_to_save(self.table.words):
                 self.save()  # the work so far, whatever the last checkpoint
