@@ -18,7 +18,7 @@ from gameproof.framework.declaration import Engine
 from gameproof.framework.game import Game
 from gameproof.framework.registry import games_in_file
 from gameproof.framework.state import RulesState
-from gameproof.interrupts import Halt, RulesBroken
+from gameproof.interrupts import STOP_SECONDS, Halt, RulesBroken
 from gameproof.logic.cnf import Cnf
 from gameproof.logic.dimacs import write_dimacs
 from gameproof.search.dfpn import Options
@@ -530,3 +530,16 @@ def test_an_estimate_out_of_range_where_the_self_check_never_looked_changes_no_v
     code, out, err = _finished(_gameproof("solve", str(rules), "--engine", engine, "--json", "--quiet"), seconds=120)
     assert code == 0, err
     assert json.loads(out)["value"] == value
+
+
+@pytest.mark.parametrize("command", ["solve", "workers"])
+def test_a_time_limit_ends_a_command_held_in_a_rule_that_never_returns(trapped, command):
+    """The kernel held in the loop never polls its stop slot: the command ends anyway, "unknown" and exit code 3,
+    within STOP_SECONDS of its time limit."""
+    rules, held_after = trapped["legal"]
+    arguments = [word.format(rules=rules) for word in TRAP_COMMANDS[command]]
+    began = time.monotonic()
+    code, out, err = _finished(_gameproof(*arguments, "--timeout", str(held_after), start_new_session=True),
+                               seconds=held_after + 60)
+    assert code == 3 and "unknown: no answer within" in err and "did not stop" in err and err.count("\n") == 1
+    assert time.monotonic() - began < held_after + STOP_SECONDS + 15  # start-up and loading the kernels

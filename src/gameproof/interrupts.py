@@ -140,7 +140,9 @@ def _any_running(kernels: list[tuple[np.ndarray, int]]) -> bool:
 
 class _TimeLimit:
     """The thread that ends the kernels running when `seconds` of work have passed since it started, compiling
-    not counted (the time numba spends on a first run, which no kernel can cut short, is added to the limit)."""
+    not counted (the time numba spends on a first run, which no kernel can cut short, is added to the limit). Under
+    :func:`handling_signals` (a command), it ends the process when a kernel it stopped has not returned within
+    :data:`STOP_SECONDS`, as the watchdog does for a signal."""
 
     def __init__(self, seconds: float, compiling) -> None:
         self.seconds, self.compiling = seconds, compiling
@@ -153,8 +155,11 @@ class _TimeLimit:
         while not self.cancelled.wait(max(0.0, self.started + self.seconds + self.compiling.seconds - time.monotonic())):
             if time.monotonic() >= self.started + self.seconds + self.compiling.seconds:
                 self.expired = True
-                for flags, slot in list(_running):
+                stopped = list(_running)
+                for flags, slot in stopped:
                     flags[slot] = Halt.OUT_OF_TIME
+                if handled() and not self.cancelled.wait(STOP_SECONDS) and _any_running(stopped):
+                    _end_unknown(self.seconds)  # a kernel held in a rule that never returns: the command would wait
                 return
 
 
@@ -319,6 +324,15 @@ def _end_now(code: int) -> None:
         os.write(2, f"{INTERRUPTED}\n".encode())
     remove_partials()
     os._exit(code)
+
+
+def _end_unknown(seconds: float) -> None:
+    """End a command whose time limit ran out while one of its kernels does not return (held in a rule of the game
+    that loops, which polls nothing): "unknown", exit code 3, as its time limit promised."""
+    os.write(2, f"gameproof: unknown: no answer within {seconds:g} s, and a search did not stop when asked (a rule "
+                "of the game that never returns?)\n".encode())
+    remove_partials()
+    os._exit(3)
 
 
 def guard_gil_holders() -> None:
