@@ -3,7 +3,11 @@
 A game value is re-checked by solving the game again, writing its certificate and having the independent
 checker (:mod:`gameproof.certify.check`, the rules on Python ints) accept it; the value of every first move
 is compared too, and where the board has an even number of cells the misère symmetry argument (the second
-player mirrors through the centre, so the first player never wins) is checked against the value. An
+player mirrors through the centre, so the first player never wins) is checked against the value. A game
+value may be of any declared game or rules file (``examples/domineering.py:4,4``), and may carry the
+published source it reproduces: a game whose kernels look ahead (Connect Four), which no certificate can
+show, is solved by its other engine as well, move by move; a game that may repeat a position (Dodgem,
+Three Men's Morris) by its tablebase, which the independent tablebase checker accepts. An
 Othello extreme is re-checked by replaying its witness and refuting the next value up with a DRAT proof
 that a named checker verifies.
 """
@@ -45,13 +49,19 @@ class FirstMoves(enum.Enum):
 
 @dataclass(frozen=True)
 class GameValue:
-    """The value of an m,n,k game from its start for the first player, and the first moves that achieve it."""
+    """The value of a game from its start for the first player, and the first moves that achieve it.
+
+    ``game`` is a declared game's name (``mnk-misere:5,4,3``, ``connect4:5,4``) or a rules file with its
+    parameters, relative to the checkout (``examples/domineering.py:4,4``). ``source``, where given, is the
+    published result this one reproduces (author, year, title: docs/results.md, "Published results,
+    reproduced")."""
 
     game: str
     value: Value
     best_moves: tuple[str, ...] | FirstMoves
     size: Size
     note: str = ""
+    source: str = ""
 
     @property
     def name(self) -> str:
@@ -87,6 +97,56 @@ class OthelloMobility:
 
 Result = GameValue | OthelloFlips | OthelloMobility
 
+TROMP = "John Tromp, John's Connect Four Playground (tromp.github.io/c4/c4.html), table of width × height"
+LACHMANN = ("M. Lachmann, C. Moore and I. Rapaport, \"Who wins Domineering on rectangular boards?\", More Games of "
+            "No Chance, MSRI Publications 42 (2002)")
+UITERWIJK = "J. W. H. M. Uiterwijk, \"Perfectly Solving Domineering Boards\", CGW 2013, CCIS 408 (2014)"
+NASH = ("every n×n board a first-player win: John Nash's strategy-stealing argument (R. B. Hayward and B. Toft, "
+        "Hex, Inside and Out: The Full Story, CRC Press 2019)")
+GARDNER = "M. Gardner, \"Mathematical Games\", Scientific American, March 1962 (hexapawn)"
+DOMINEERING = "examples/domineering.py"
+HEXAPAWN = "examples/hexapawn.py"
+
+
+def _domineering(rows: int, cols: int, value: Value, source: str = UITERWIJK) -> GameValue:
+    return GameValue(f"{DOMINEERING}:{rows},{cols}", value, FirstMoves.UNSOLVED, Size.SMALL, source=source)
+
+
+#: Published values of small boards of the games gameproof ships, reproduced (docs/results.md, "Published
+#: results, reproduced"; the table there gives each source in full).
+PUBLISHED: tuple[GameValue, ...] = (
+    *(GameValue(f"connect4:{w},{h}", value, FirstMoves.UNSOLVED, size, source=TROMP)
+      for (w, h), value, size in (((4, 4), Value.DRAW, Size.SMALL), ((5, 4), Value.DRAW, Size.SMALL),
+                                  ((6, 4), Value.LOSS, Size.SMALL), ((4, 5), Value.DRAW, Size.SMALL),
+                                  ((7, 4), Value.DRAW, Size.LARGE), ((5, 5), Value.DRAW, Size.LARGE),
+                                  ((4, 6), Value.DRAW, Size.LARGE), ((6, 5), Value.DRAW, Size.LARGE),
+                                  ((5, 6), Value.DRAW, Size.LARGE), ((7, 5), Value.DRAW, Size.LARGE),
+                                  ((6, 6), Value.LOSS, Size.LARGE))),
+    _domineering(2, 2, Value.WIN, LACHMANN),
+    *(_domineering(rows, 3, Value.WIN) for rows in (2, 3, 4, 6)),      # every m×3 board, m > 1: Vertical
+    *(_domineering(rows, 5, Value.WIN) for rows in (2, 4)),            # 2k×5: Vertical
+    *(_domineering(3, cols, Value.LOSS) for cols in (4, 5, 6)),        # 3×n, n > 3: Horizontal
+    *(_domineering(5, cols, Value.LOSS) for cols in (2, 4)),           # 5×2k: Horizontal
+    GameValue("hex:2", Value.WIN, ("a2", "b1"), Size.SMALL, source=NASH),
+    GameValue("hex:3", Value.WIN, ("a2", "a3", "b2", "c1", "c2"), Size.SMALL, source=NASH),
+    GameValue("hex:4", Value.WIN, ("a4", "b3", "c2", "d1"), Size.SMALL, source=NASH),
+    GameValue(f"{HEXAPAWN}:3,3", Value.LOSS, FirstMoves.EVERY, Size.SMALL, source=GARDNER),
+    GameValue("mnk:3,3,3", Value.DRAW, FirstMoves.EVERY, Size.SMALL,
+              source="tic-tac-toe a draw: the m,n,k-game article (probsee.com/p/M%2Cn%2Ck-game)"),
+    GameValue("othello:4", Value.LOSS, FirstMoves.EVERY, Size.SMALL,
+              source="Wikipedia, \"Reversi\": on 4×4 and 6×6 boards the second player wins"),
+    GameValue("othello:6", Value.LOSS, FirstMoves.UNSOLVED, Size.LARGE,
+              source="J. Feinstein, 1993: Perfect play in 6x6 Othello (maths.nottingham.ac.uk/plp/pmzjff/Othello)"),
+    GameValue("dots-boxes:2,2", Value.WIN, FirstMoves.UNSOLVED, Size.SMALL,
+              source="Puzzling Stack Exchange, \"Optimal play for 2 by 2 Dots and Boxes\" (docs/games.md)"),
+    GameValue("dots-boxes:3,3", Value.LOSS, FirstMoves.EVERY, Size.LARGE,
+              source="D. Wilson, Dots-and-Boxes Analysis Results (wilson.engr.wisc.edu/boxes/results.shtml)"),
+    GameValue("dodgem:3", Value.WIN, ("a3-b3",), Size.SMALL,
+              source="Berlekamp, Conway and Guy, Winning Ways, as Wikipedia's \"Dodgem\" reports (docs/games.md)"),
+    GameValue("morris3", Value.WIN, ("b2-b2",), Size.SMALL,
+              source="Wikipedia, \"Three men's morris\" (docs/games.md)"),
+)
+
 RESULTS: tuple[Result, ...] = (
     GameValue("mnk-notakto:4,4,3", Value.WIN, ("a1", "d1", "a4", "d4"), Size.SMALL),
     GameValue("mnk-notakto:4,5,3", Value.WIN, ("a1", "c1", "e1", "a2", "e2", "a3", "e3", "a4", "c4", "e4"), Size.SMALL),
@@ -100,6 +160,7 @@ RESULTS: tuple[Result, ...] = (
     OthelloFlips(18, 44, Size.LARGE),
     *(OthelloMobility(plies, most, Size.SMALL if plies <= 5 else Size.LARGE)
       for plies, most in enumerate((3, 5, 6, 9, 11, 12, 14, 15, 16, 18), start=1)),
+    *PUBLISHED,
 )
 
 
@@ -137,7 +198,135 @@ def check(result: Result, certificate: str | None = None, workers: int = 1) -> C
     return report
 
 
+def _is_mnk(game: str) -> bool:
+    """Whether `game` names an m,n,k game (checked by the m,n,k route: its reference and the mirror argument)."""
+    return game.partition(":")[0] in ("mnk", "mnk-misere", "mnk-notakto")
+
+
+#: The checkout this module is part of: rules files of the results (``examples/…``) are found from here too.
+CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+def _source(game: str) -> str:
+    """The name to load `game` by: a rules file that is not there from here is looked for in the checkout."""
+    path, colon, parameters = game.partition(":")
+    if path.endswith(".py") and not Path(path).exists() and (CHECKOUT / path).exists():
+        return f"{CHECKOUT / path}{colon}{parameters}"
+    return game
+
+
+def _loaded_name(game: str) -> str:
+    """The name `game` loads as (a rules file's game by its declared name: ``domineering:4,4``)."""
+    from gameproof.framework.registry import load_game
+
+    return load_game(_source(game)).name
+
+
+def _claimed(result: GameValue, best: list[str], every: list[str]) -> list[str]:
+    """The first moves `result` claims achieve its value (`best`: those solved to; `every`: the legal ones)."""
+    if result.best_moves is FirstMoves.UNSOLVED:
+        return best
+    if result.best_moves is FirstMoves.EVERY:
+        return every
+    return sorted(result.best_moves)
+
+
+def _moves_said(result: GameValue) -> str:
+    return result.best_moves.value if isinstance(result.best_moves, FirstMoves) else \
+        f"best first moves {' '.join(result.best_moves)}"
+
+
+def _check_declared(result: GameValue) -> Check:
+    """Re-check the value of a declared game (or a rules file's) other than m,n,k: df-pn (or the game's engine)
+    and a certificate that the independent checker accepts; where the kernels look ahead, which no certificate
+    shows, the other engine move by move instead; a game that may repeat a position, by its tablebase."""
+    from gameproof.framework.declaration import Engine
+    from gameproof.framework.registry import load_game
+    from gameproof.framework.state import RulesState
+    from gameproof.search.dfpn import Options
+    from gameproof.search.solve import kept_search, solve
+
+    source = _source(result.game)
+    game = load_game(source)
+    state = RulesState(game)
+    if game.spec.repetition is not None:
+        return _check_by_tablebase(result, state)
+    report = Check(result.name, False)
+    options = Options(tt_mb=2048 if result.size is Size.LARGE else 256)
+    with_moves = result.best_moves is not FirstMoves.UNSOLVED
+    solution = solve(state, options, with_moves=with_moves, keep_table=not game.spec.lookahead)
+    best = sorted(state.move_name(m) for m, v in solution.moves.items() if v == solution.value)
+    every = sorted(state.move_name(m) for m in state.legal_moves())
+    if solution.value != result.value or with_moves and best != _claimed(result, best, every):
+        report.problem = f"solved {solution.value}" + (f" with best first moves {' '.join(best)}" if with_moves else "")
+        return report
+    engine = game.spec.engine
+    report.checks.append(f"{engine.value}: {solution.value}, {_moves_said(result)}")
+    if game.spec.lookahead:
+        other = Engine.DFPN if engine is Engine.ALPHABETA else Engine.ALPHABETA
+        second = solve(state, options, with_moves=True, engine=other)
+        again = solve(state, options, with_moves=True, engine=engine) if not with_moves else solution
+        if second.value != result.value or second.moves != again.moves:
+            report.problem = f"{other.value} disagrees: {second.value}, " + " ".join(
+                f"{state.move_name(m)} {v}" for m, v in second.moves.items())
+            return report
+        report.checks.append(f"{other.value} agrees, move by move (no certificate: the kernels look ahead, which "
+                             "a certificate cannot show)")
+        report.holds = True
+        return report
+    from gameproof.search.certificate import certify
+
+    certificate = certify(state, kept_search(game, options), source=source)
+    return _accepted(report, result, certificate)
+
+
+def _accepted(report: Check, result: GameValue, certificate: Any) -> Check:
+    """`report` once the checker has checked `certificate` (written to a file) against `result`'s value."""
+    from gameproof.certify.check import check_certificate
+    from gameproof.certify.records import write_certificate
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "value.cert"
+        write_certificate(path, certificate.header, certificate.parts)
+        checked = check_certificate(str(path))
+    if not checked.accepted or checked.value != result.value:
+        report.problem = f"certificate not accepted: {checked.finding.message if checked.finding else checked.value}"
+        return report
+    report.checks.append(f"certificate of {certificate.nodes:,} positions accepted by the independent checker")
+    report.holds = True
+    return report
+
+
+def _check_by_tablebase(result: GameValue, state: Any) -> Check:
+    """Re-check the value of a game that may repeat a position by its tablebase: built, accepted by the
+    independent tablebase checker entry by entry, and read at the start and after each first move."""
+    from gameproof.certify.tablebase_check import check_tablebase
+    from gameproof.search.tablebase.build import build
+    from gameproof.search.tablebase.query import Tablebase
+
+    report = Check(result.name, False)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "game.tb"
+        built = build(state.game, path)
+        answer = Tablebase(path).answer(state)
+        best = sorted(state.move_name(m) for m, worth in answer.moves.items() if worth.value == answer.worth.value)
+        every = sorted(state.move_name(m) for m in state.legal_moves())
+        if answer.worth.value != result.value or best != _claimed(result, best, every):
+            report.problem = f"solved {answer.worth.value} with best first moves {' '.join(best)}"
+            return report
+        report.checks.append(f"tablebase of {built.positions:,} positions: {answer.worth.value}, {_moves_said(result)}")
+        checked = check_tablebase(str(path))
+    if not checked.accepted:
+        report.problem = f"tablebase not accepted: {'; '.join(checked.problems[:1])}"
+        return report
+    report.checks.append(f"tablebase of {checked.positions:,} positions accepted by the independent tablebase checker")
+    report.holds = True
+    return report
+
+
 def _check_value(result: GameValue) -> Check:
+    if not _is_mnk(result.game):
+        return _check_declared(result)
     from gameproof.certify.check import check_certificate
     from gameproof.certify.records import write_certificate
     from gameproof.games.mnk.state import MnkGame, MnkState
@@ -150,18 +339,11 @@ def _check_value(result: GameValue) -> Check:
     options = Options(tt_mb=2048 if result.size is Size.LARGE else 256)
     solution = solve(state, options, keep_table=True)
     best = sorted(state.move_name(m) for m, v in solution.moves.items() if v == solution.value)
-    if result.best_moves is FirstMoves.UNSOLVED:
-        claimed = best
-    elif result.best_moves is FirstMoves.EVERY:
-        claimed = sorted(state.move_name(m) for m in state.legal_moves())
-    else:
-        claimed = sorted(result.best_moves)
-    if solution.value != result.value or best != claimed:
+    if solution.value != result.value or best != _claimed(result, best, sorted(
+            state.move_name(m) for m in state.legal_moves())):
         report.problem = f"solved {solution.value} with best first moves {' '.join(best)}"
         return report
-    moves = result.best_moves.value if isinstance(result.best_moves, FirstMoves) else \
-        f"best first moves {' '.join(result.best_moves)}"
-    report.checks.append(f"df-pn: {solution.value}, {moves}")
+    report.checks.append(f"df-pn: {solution.value}, {_moves_said(result)}")
     certificate = certify(state, kept_search(state.game, options))
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "value.cert"
@@ -191,6 +373,8 @@ def _mirror_consistent(result: GameValue, report: Check) -> bool:
     number of cells the first player never wins."""
     from gameproof.games.mnk.state import MnkGame
 
+    if not _is_mnk(result.game):
+        return True
     game = MnkGame.from_name(result.game)
     if game.variant is Variant.MISERE and game.board.rows * game.board.cols % 2 == 0:
         if result.value is Value.WIN:
@@ -209,7 +393,7 @@ def _check_given(result: GameValue, path: str, workers: int) -> Check:
 
     with CertificateReader(path) as reader:
         header = reader.header
-    if header.game != result.game:
+    if header.game != result.game and (_is_mnk(result.game) or header.game != _loaded_name(result.game)):
         raise BadInput(f"--certificate: {path} is a certificate of {header.game}, not of {result.game}")
     if header.moves:
         raise BadInput(f"--certificate: {path} is a certificate of {result.game} after {header.played!r}, not of "
