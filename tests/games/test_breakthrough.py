@@ -19,7 +19,7 @@ from grid_games import perft as reference_perft  # noqa: E402
 from move_masks import grid_of, rule_moves  # noqa: E402
 
 from gameproof.cli import main  # noqa: E402
-from gameproof.framework.declaration import LOSS, MAX_ESTIMATE, Engine  # noqa: E402
+from gameproof.framework.declaration import LOSS, MAX_ESTIMATE, ONGOING, WIN, Engine  # noqa: E402
 from gameproof.framework.registry import load_game  # noqa: E402
 from gameproof.framework.state import RulesState  # noqa: E402
 from gameproof.search.dfpn import Options  # noqa: E402
@@ -173,3 +173,161 @@ def test_5x5_is_a_second_player_win_with_every_first_move_and_an_accepted_certif
     assert main(["certificate", "check", str(path), "--json"]) == 0
     checked = json.loads(capsys.readouterr().out)
     assert checked["accepted"] and checked["value"] == "loss"
+
+
+# --- decided: the unstoppable runner (a value known without search) ---------------------------------------
+
+RESULT_VALUES = {WIN: 1, LOSS: -1}
+
+
+def random_grid(rng: random.Random, rows: int, cols: int, side: int):
+    """A random board (not necessarily reachable) on which the game is not over with `side` to move, and its words."""
+    while True:
+        cells = [[reference.EMPTY] * cols for _ in range(rows)]
+        for r in range(rows):
+            for c in range(cols):
+                roll = rng.random()
+                if roll < 0.2:
+                    cells[r][c] = reference.WHITE
+                elif roll < 0.4:
+                    cells[r][c] = reference.BLACK
+        grid = tuple(tuple(row) for row in cells)
+        if reference.moves(grid, side):
+            white = sum(1 << (r * cols + c) for r in range(rows) for c in range(cols) if grid[r][c] == reference.WHITE)
+            black = sum(1 << (r * cols + c) for r in range(rows) for c in range(cols) if grid[r][c] == reference.BLACK)
+            return grid, (white, black)
+
+
+@pytest.mark.parametrize("size, count", [("3,3", 400), ("3,4", 400), ("4,3", 400), ("3,5", 300), ("4,4", 300),
+                                         ("5,3", 150)])
+def test_decided_never_claims_a_value_that_minimax_refutes_on_random_boards(size, count):
+    """Boards of random pieces, reachable or not, either side to move: every value `decided` claims is the value of
+    plain minimax on the reference's own rules, and it claims some of each kind."""
+    rows, cols = size_of(size)
+    rules = load_game(f"breakthrough:{size}").rules
+    rng = random.Random(f"decided {size}")
+    claimed = {WIN: 0, LOSS: 0, ONGOING: 0}
+    for _ in range(count):
+        side = rng.randrange(2)
+        grid, words = random_grid(rng, rows, cols, side)
+        known = rules.decided(side, *words)
+        claimed[known] += 1
+        if known != ONGOING:
+            assert RESULT_VALUES[known] == reference.value(grid, side), (grid, side, known)
+    assert claimed[WIN] and claimed[LOSS] and claimed[ONGOING], claimed
+
+
+def _plain_search(game):
+    """A df-pn search of `game` with `decided` off: every game played to its real end."""
+    from gameproof.framework.derived import without_decided
+    from gameproof.search.dfpn import Search
+
+    return Search(game.kernels, without_decided(game.tables), game.max_plies, game.max_moves, Options(tt_mb=16),
+                  game.max_positions)
+
+
+@pytest.mark.parametrize("size, games, least", [("4,4", 60, 0), ("4,5", 40, 2), ("5,4", 40, 4), ("5,5", 30, 10)])
+def test_decided_agrees_with_a_search_without_it_on_random_games(size, games, least):
+    """Positions of random games: where `decided` claims a value, df-pn with `decided` off (to the real ends of the
+    games) proves the same; and both engines with it on solve the position to the value df-pn finds without it."""
+    from gameproof.search.exact import solve as exact_solve
+
+    game = load_game(f"breakthrough:{size}")
+    rules = game.rules
+    plain = _plain_search(game)
+    rng = random.Random(f"race {size}")
+    claims = 0
+    for number in range(games):
+        state = RulesState(game)
+        for ply in range(game.max_plies):
+            if state.is_over():
+                break
+            if ply >= least:
+                known = rules.decided(state.to_move, *state.words)
+                if known != ONGOING or (number % 8 == 0 and ply % 3 == 0):
+                    truth = exact_solve(game.kernels, plain.tables, state.frames(), max_depth=game.max_plies,
+                                        max_moves=game.max_moves, with_moves=False, search=plain).value
+                    if known != ONGOING:
+                        claims += 1
+                        assert truth.value == VALUE_NAMES[RESULT_VALUES[known]], (state, known)
+                    else:
+                        for engine in Engine:
+                            assert solve(state, Options(tt_mb=16), with_moves=False, engine=engine).value == truth, (
+                                state, engine)
+            state.play(rng.choice(state.legal_moves()))
+    assert claims > 10
+
+
+@pytest.mark.parametrize("engine", list(Engine))
+def test_random_positions_solve_to_their_minimax_value_with_both_engines(engine):
+    game = load_game("breakthrough:4,4")
+    rng = random.Random(f"engines {engine.value}")
+    for _ in range(12):
+        state, grid = RulesState(game), reference.start(4, 4)
+        for _ in range(rng.randrange(1, 10)):
+            if state.is_over():
+                break
+            name = rng.choice(reference.moves(grid, state.to_move))
+            grid = reference.play(grid, state.to_move, name)
+            state.play(state.parse_move(name))
+        if not state.is_over():
+            solution = solve(state, Options(tt_mb=16), engine=engine)
+            assert solution.value == VALUE_NAMES[reference.value(grid, state.to_move)], state
+            for move, value in solution.moves.items():
+                after = reference.play(grid, state.to_move, state.move_name(move))
+                assert value == VALUE_NAMES[-reference.value(after, 1 - state.to_move)], (state, move)
+
+
+def test_decided_is_on_for_value_searches_and_off_where_real_ends_are_needed():
+    """The value searches use it; certificates, distances, scores and tablebases get tables with it off; a game that
+    does not declare it has it off everywhere (its calls are pruned from the kernels)."""
+    from gameproof.framework.derived import INFO_DECIDED, without_decided
+    from gameproof.search.distance import search_tables
+    from gameproof.search.tablebase.passes import lookahead_free
+
+    game = load_game("breakthrough:4,4")
+    assert game.has_decided and game.tables[1][INFO_DECIDED] == 1
+    assert without_decided(game.tables)[1][INFO_DECIDED] == 0 and game.tables[1][INFO_DECIDED] == 1
+    assert search_tables(RulesState(game))[0][1][INFO_DECIDED] == 0
+    assert lookahead_free(game)[1][INFO_DECIDED] == 0
+    for name in ("connect4:4,4", "hex:3", "clobber:3,3", "othello:4"):
+        other = load_game(name)
+        assert not other.has_decided and other.tables[1][INFO_DECIDED] == 0
+        assert without_decided(other.tables) is other.tables
+
+
+def test_distances_play_on_past_a_decided_position():
+    """`solve --distance` counts the real plies to the end: equal to plain minimax's on 4×3, from the start and from
+    positions where `decided` would end the search at once."""
+    from gameproof.search.distance import distances
+    from tests.search.test_distance import Reference
+
+    game = load_game("breakthrough:4,3")
+    plain = Reference()
+    start = RulesState(game)
+    assert distances(start, Options(tt_mb=4)).plies == plain(start).plies
+    rng = random.Random("distances")
+    seen = 0
+    for _ in range(40):
+        state = RulesState(game)
+        while not state.is_over():
+            if game.rules.decided(state.to_move, *state.words) != ONGOING:
+                solution = distances(state, Options(tt_mb=4))
+                assert (solution.value, solution.plies) == plain(state), state
+                assert solution.moves == plain.moves(state), state
+                seen += 1
+            state.play(rng.choice(state.legal_moves()))
+    assert seen > 10
+
+
+@pytest.mark.parametrize("size", ["4,4", pytest.param("5,3", marks=pytest.mark.slow)])
+def test_certificates_are_built_with_decided_off_and_accepted(size, tmp_path, capsys):
+    """A solve with `decided` on, then its certificate from the same table: the checker trusts no race, so the
+    certificate plays every game on to its real end, and is accepted."""
+    path = tmp_path / "breakthrough.cert"
+    assert main(["solve", f"breakthrough:{size}", "--certificate", str(path), "--json"]) == 0
+    value = VALUE_NAMES[reference.value(reference.start(*size_of(size)), 0)]
+    assert json.loads(capsys.readouterr().out)["value"] == value
+    assert main(["certificate", "check", str(path), "--json"]) == 0
+    checked = json.loads(capsys.readouterr().out)
+    assert checked["accepted"] and checked["value"] == value

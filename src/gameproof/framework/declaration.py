@@ -25,7 +25,11 @@ The rule functions are:
 - optionally ``score(*words)``: called when the game is over, its final score for the side to move (positive
   favours it: Othello's disc difference, Dots and Boxes' boxes), an int of at most :data:`MAX_SCORE` either way
   whose sign agrees with ``result`` (WIN: above 0, LOSS: below, DRAW: 0). ``gameproof solve --score`` finds
-  the exact score under perfect play.
+  the exact score under perfect play;
+- optionally ``decided(*words)``: :data:`WIN` or :data:`LOSS` (or :data:`DRAW`) for the side to move where the
+  position's value is certain without search (Breakthrough: a piece that nothing can stop from reaching the far row
+  first), else :data:`ONGOING`. It must be the true value under the rules, never a guess: df-pn and alpha-beta end
+  the game there with it. Certificates, distances, scores and tablebases turn it off and play on to real ends.
 
 With ``turn_argument``, each of them but ``to_move`` takes the side to move (0 for the first player) as a first
 argument.

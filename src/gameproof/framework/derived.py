@@ -48,8 +48,10 @@ UNKNOWN_RESULT, NO_MOVE, UNCHANGED, TOO_MANY_MOVES, DEAD_END, BAD_TURN, BAD_SCOR
     Halt.BAD_SCORE))
 # slots of the info table g[1]: then, from INFO_MASKS on, the board's cells in each word of a layer. With INFO_SCORED
 # set (Game.scored_tables), a finished game is a win, draw or loss by its first player's score against the threshold
-# INFO_THRESHOLD (held plus THRESHOLD_OFFSET, so that the word is never negative).
-INFO_CELLS, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM, INFO_LOOKAHEAD, INFO_SCORED, INFO_THRESHOLD, INFO_MASKS = range(7)
+# INFO_THRESHOLD (held plus THRESHOLD_OFFSET, so that the word is never negative). With INFO_DECIDED set (a game that
+# declares `decided`), a position the rules' `decided` settles ends the game there with that value (see `play`).
+INFO_CELLS, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM, INFO_LOOKAHEAD, INFO_SCORED, INFO_THRESHOLD, INFO_DECIDED, \
+    INFO_MASKS = range(8)
 THRESHOLD_OFFSET = 1 << 31
 # how `remaining` bounds the plies left: the empty cells, the rules' plies_left, or not at all
 EMPTY_CELLS, PLIES_LEFT, UNBOUNDED = range(3)
@@ -78,6 +80,7 @@ R_estimate: Callable
 R_plies_left: Callable
 R_to_move: Callable  # the side to move a position's words say (games with extra turns)
 R_score: Callable  # the final score for the side to move (games that declare one)
+R_decided: Callable  # the value for the side to move where the rules know it without search (games that declare it)
 R_load: Callable
 WORDS: int  # words of a position
 LAYER: int  # words of a layer (of a mask of cells, and of a move's part)
@@ -89,6 +92,7 @@ KEYS: int  # keys of a frame: one per symmetry
 HAS_PASS: bool  # whether the game has a pass_turn rule
 HAS_TURNS: bool  # whether the rules say who moves (to_move): else the sides alternate
 HAS_SCORE: bool  # whether the game declares a final score
+HAS_DECIDED: bool  # whether the game declares `decided` (else its calls are pruned: a game without it runs no test)
 REMAINING: int  # EMPTY_CELLS, PLIES_LEFT or UNBOUNDED
 
 
@@ -385,6 +389,10 @@ def play(s, g, move):
             return UNCHANGED
         if info[INFO_LOOKAHEAD] != np.uint64(0) and wins_at_once(side, child, legal):
             return MOVER_LOSES
+        if HAS_DECIDED and info[INFO_DECIDED] != np.uint64(0):
+            known = R_decided(*given(side, child))  # for the side to move next
+            if known != ONGOING:
+                return settled(known, side == to_move)
         if PROBE:
             return probed(s, g, following, side == to_move)
         return CONTINUE
@@ -403,6 +411,18 @@ def play(s, g, move):
     if not HAS_PASS or move == PASS_MOVE:
         return NO_MOVE  # the side to move can neither move nor pass, or both sides pass
     return CONTINUE
+
+
+def settled(known, same):
+    """What the game's `decided` value `known` of a position (for its side to move) is for the mover who reached it
+    (`same`: the mover moves there again): an end of the game, or a fault for a code that is no value."""
+    if known == WIN:
+        return MOVER_WINS if same else MOVER_LOSES
+    if known == LOSS:
+        return MOVER_LOSES if same else MOVER_WINS
+    if known == DRAW:
+        return RESULT_DRAW
+    return UNKNOWN_RESULT
 
 
 def probed(s, g, frame, same):
@@ -484,6 +504,18 @@ def bounded(count):
     if count >= MAX_ESTIMATE:
         return np.int64(MAX_ESTIMATE)
     return np.int64(count)
+
+
+def without_decided(tables: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """The kernel `tables` with the game's `decided` off (the same tables where it is off already): every game is then
+    played to its real end, as certificates, distances, scores and tablebases need (a position `decided` settles is
+    no end of the game to the independent checker, says nothing of the plies to the end, nor of the score)."""
+    info = tables[1]
+    if info[INFO_DECIDED] == 0:
+        return tables
+    info = info.copy()
+    info[INFO_DECIDED] = 0
+    return (tables[0], info, *tables[2:])
 
 
 def threshold_of(tables: tuple[np.ndarray, ...]) -> int | None:
@@ -614,15 +646,16 @@ def derive(game: Game, probe: bool = False) -> tuple[Kernels, Callable]:
         "R_legal3": later[1] if len(later) > 1 else nothing, "R_play": compiled.play, "R_result": compiled.result,
         "R_pass": getattr(compiled, "pass_turn", nothing), "R_estimate": getattr(compiled, "estimate", no_estimate),
         "R_plies_left": getattr(compiled, "plies_left", nothing), "R_to_move": getattr(compiled, "to_move", nothing),
-        "R_score": getattr(compiled, "score", nothing),
+        "R_score": getattr(compiled, "score", nothing), "R_decided": getattr(compiled, "decided", nothing),
         "WORDS": game.words, "LAYER": game.layer_words, "PARTS": game.codes.parts, "BASE": game.codes.base,
         "PASS_MOVE": game.pass_move, "TURN": game.spec.turn_argument, "KEYS": len(game.symmetries),
         "HAS_PASS": game.has_passes, "HAS_TURNS": game.has_turns, "HAS_SCORE": game.has_score,
+        "HAS_DECIDED": game.has_decided,
         "REMAINING": remaining_by, "PROBE": int(probe),
     }
     templates = (load, part, as_mask, given, first_parts, second_parts, third_parts, played, side_after, any_set, mover,
-                 remaining, room, moves, starting_on, one_word_placements, continued, swapped, play, probed, against_threshold,
-                 wins_at_once, undo, key, estimate, bounded, perft)
+                 remaining, room, moves, starting_on, one_word_placements, continued, swapped, play, settled, probed,
+                 against_threshold, wins_at_once, undo, key, estimate, bounded, perft)
     made = specialise(templates, bindings, depends_on=[dfpn, borrowing], fingerprint=game.fingerprint)
     kernels = Kernels(made.mover, made.remaining, made.moves, made.play, made.undo, made.key, made.estimate, made.room,
                       game.has_turns)

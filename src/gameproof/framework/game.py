@@ -22,7 +22,8 @@ from gameproof.jit import bind_rules, compile_rules
 
 #: The rule functions that generic kernels call with ``f(*words)`` (never inlined), besides a ``legal_<part>``
 #: for each part of a move after the first.
-ENTRY_POINTS = ("start", "legal", "play", "result", "pass_turn", "estimate", "plies_left", "to_move", "score")
+ENTRY_POINTS = ("start", "legal", "play", "result", "pass_turn", "estimate", "plies_left", "to_move", "score",
+                "decided")
 #: Derived kernels by fingerprint and number of symmetries, so that equal games built apart (two
 #: ``MnkGame(3, 3, 3)``) compile once.
 _DERIVED: dict[tuple[str, int], tuple[Any, Any]] = {}
@@ -139,6 +140,11 @@ class Game:
         """Whether the game declares a final ``score``."""
         return callable(getattr(self.spec.rules, "score", None))
 
+    @property
+    def has_decided(self) -> bool:
+        """Whether the rules declare ``decided``: a position's value, where they know it without search."""
+        return callable(getattr(self.spec.rules, "decided", None))
+
     def require_score(self) -> None:
         """BadInput, one line, unless the game declares a final ``score``."""
         if not self.has_score:
@@ -230,7 +236,8 @@ class Game:
         digest.update(Path(inspect.getfile(bits)).read_bytes())
         digest.update(repr(sorted(self.constants.items())).encode())
         digest.update(repr((self.words, self.spec.perspective, self.has_passes, self.spec.parts, self.layer_words,
-                            self.spec.turn_argument, self.has_plies_left, self.has_turns, self.has_score)).encode())
+                            self.spec.turn_argument, self.has_plies_left, self.has_turns, self.has_score,
+                            self.has_decided)).encode())
         return digest.hexdigest()[:16]
 
     @property
@@ -353,6 +360,7 @@ class Game:
         info[derived.INFO_PERSPECTIVE] = self.spec.perspective
         info[derived.INFO_TO_MOVE_TERM] = self.to_move_term
         info[derived.INFO_LOOKAHEAD] = self.spec.lookahead
+        info[derived.INFO_DECIDED] = self.has_decided  # off where a real end is needed: derived.without_decided
         info[derived.INFO_MASKS:] = self.board.word_masks()
         return self.key_weights, info, self.move_ranks
 
@@ -371,6 +379,7 @@ class Game:
         info[derived.INFO_SCORED] = 1
         info[derived.INFO_THRESHOLD] = threshold + derived.THRESHOLD_OFFSET
         info[derived.INFO_LOOKAHEAD] = 0  # "the other side wins at once" is no loss against a threshold
+        info[derived.INFO_DECIDED] = 0  # nor is a position `decided` settles a score
         return weights, info, ranks
 
     def absolute(self, words: tuple[int, ...], to_move: int) -> tuple[int, ...]:

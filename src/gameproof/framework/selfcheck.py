@@ -310,6 +310,12 @@ class _Checker:
                 and all(is_int(count) and 0 <= count <= MAX_ESTIMATE for count in counts)):
             raise self.fail("estimate()", f"returned {shown(counts)}, not two counts 0 .. {MAX_ESTIMATE}", at)
 
+    def decided(self, words: tuple[int, ...], at: _At) -> None:
+        """That ``decided`` gives a value code (whether the value is true takes a search: the game's tests check it)."""
+        code = self.call("decided", at, words)
+        if not is_int(code) or code not in RESULT_NAMES:
+            raise self.fail("decided()", f"returned {shown(code)}, not one of ONGOING, WIN, LOSS, DRAW", at)
+
     def plies_left(self, words: tuple[int, ...], at: _At) -> int:
         bound = self.call("plies_left", at, words)
         if not is_int(bound) or not 0 <= bound <= self.game.max_plies:
@@ -391,6 +397,8 @@ class _Checker:
             self.positions += 1
             if legal and callable(getattr(self.rules, "estimate", None)):
                 self.estimate(words, at)
+            if legal and self.game.has_decided:
+                self.decided(words, at)
             if self.game.has_plies_left:
                 bounds.append((self.plies_left(words, at) + len(self.moves), at))
             for image in self.images:

@@ -10,13 +10,18 @@ are no draws.
 The position is (white's pieces, black's pieces): cell (row, col) is bit row * cols + col, row 0 at
 white's side. Moves are ``from-to`` (``b2-c3``); the rules take the side to move as their first
 argument (0: white, 1: black).
+
+``decided`` settles a position whose winner is certain without search: a piece that walks straight to its far row,
+which no enemy piece can capture or block in time, while the enemy cannot reach its own far row first (the race
+knowledge of Saffidine, Jouandeau and Cazenave's 2011 Breakthrough solvers, in its simplest provable form; the proof
+is in :func:`runner_wins`). df-pn and alpha-beta end the game there; certificates and distances play on.
 """
 
 import sys
 
 from gameproof.errors import BadInput
 from gameproof.framework.bits import popcount
-from gameproof.framework.declaration import LOSS, Board, GameSpec, Parameter, Symmetry
+from gameproof.framework.declaration import LOSS, ONGOING, WIN, Board, GameSpec, Parameter, Symmetry
 
 
 def home_rows(rows):
@@ -151,6 +156,91 @@ def estimate(to_move, white, black):
     if to_move == 0:
         return 16 * popcount(legal(to_move, white, black) & WHITE_ONE_TO_GO) + white_near, black_near
     return 16 * popcount(legal(to_move, white, black) & BLACK_ONE_TO_GO) + black_near, white_near
+
+
+# --- races: a position whose winner is certain without search ------------------------------------------
+
+
+def reach(side, cells):
+    """The cells one step ahead of `cells` for `side`, straight or diagonally, whatever stands there."""
+    return straight(side, cells) | ahead_west(side, cells) | ahead_east(side, cells)
+
+
+def flanks(side, cells):
+    """The cells one step diagonally ahead of `cells` for `side`."""
+    return ahead_west(side, cells) | ahead_east(side, cells)
+
+
+def runner_wins(side, mine, theirs, goal, one_to_go, home, later):
+    """Whether `side` (pieces `mine`, far row `goal`, one row short of it `one_to_go`) surely reaches its far row
+    against the other side (pieces `theirs`, whose far row is `side`'s `home` row) by walking one of its pieces, the
+    runner, straight ahead to the row before its far row and then onto it; `later` is 0 when `side` moves first, 1
+    when the other side does.
+
+    The runner's walk, step j (j = 0, 1, ...: the runner on the cell p_j, j rows ahead of where it stands now,
+    k = its rows to go, its walk ending with its k-th move): the other side has made j + later - 1 moves before the
+    one it makes while the runner stands on p_j, and j + later moves before `side`'s (j+1)-th. A piece of the other
+    side only ever steps one row towards `home` and at most one column aside, so after M moves of its side it stands
+    within `cone` (M spreads of its pieces, each kept: ``cone_M = theirs | reach(cone_(M-1))``), whatever it
+    captured and whoever blocked it. Hence, where, for every j < k:
+
+    - no cell of the cone after j + later - 1 moves attacks p_j (a capture is a diagonal step ahead; none is asked
+      for j + later = 0, when the other side makes no move while the runner stands there),
+    - for j < k - 1, the cell straight ahead of p_j (the runner's next) holds none of `side`'s pieces (they stay
+      where they are: `side` only moves the runner) and lies outside the cone after j + later moves, so it is
+      empty when the runner steps there (a straight step needs an empty cell, and takes nothing),
+    - at j = k - 1 the runner has a legal step onto the far row now: straight ahead onto an empty cell, or diagonally
+      onto a cell that is not `side`'s. Nothing ever enters `side`'s far row but `side`'s own pieces (it is the other
+      side's home row, which its pieces only leave), so that step stays legal;
+    - and the other side cannot reach its own far row `home` within the k - 1 + later moves it makes before the
+      runner's last (the cone after that many moves misses `home`),
+
+    the runner reaches the far row on `side`'s k-th move, and nothing ends the game before: the other side never
+    reaches its far row, never captures the runner (so it neither takes `side`'s last piece), and `side` always has a
+    move (the runner's). Any other end before it (the other side left without a move) is a win for `side` too.
+    The conditions are checked for every runner at once, a bit of a mask for each (runners do not meet: each keeps
+    its column, and one blocked by a piece of `side`'s ahead of it drops out)."""
+    other = side ^ 1
+    runners = mine & ~goal
+    attacking = 0  # where the other side's pieces may stand when it moves with the runner on p_j: none at first ...
+    blocking = theirs  # ... and where they may stand when the runner steps on (one more move)
+    if later != 0:
+        attacking = theirs
+        blocking = theirs | reach(other, theirs)
+    empty = CELLS & ~(mine | theirs)
+    can_finish = straight(other, empty & goal) | flanks(other, goal & ~mine)  # the cells with a legal step onto goal
+    for _ in range(ROWS):
+        if runners == 0 or (blocking & home) != 0:
+            return False  # no runner left, or the other side may reach its far row before this step ends it
+        runners = runners & ~flanks(other, attacking)  # captured where they stand
+        if (runners & one_to_go & can_finish) != 0:
+            return True
+        runners = runners & ~one_to_go
+        runners = straight(side, runners & ~straight(other, mine | blocking))  # the cell ahead stays empty
+        attacking = blocking
+        blocking = blocking | reach(other, blocking)
+    return False
+
+
+def decided(to_move, white, black):
+    """WIN where the side to move surely reaches its far row, LOSS where the other side surely does, else ONGOING:
+    the search ends there, with that value. Each is :func:`runner_wins` (the proof is there): the side to move's
+    runner with it moving first, or the other side's with the side to move moving first (checked second, since the
+    side to move may win sooner). The game's exact rules are all it assumes: a piece steps one row forward,
+    straight onto an empty cell or diagonally onto any cell not its own side's, capturing what stands there;
+    reaching the far row wins; a side without a move loses (so does one without pieces). The searches that need
+    the game's real ends (certificates, distances, tablebases) leave it off."""
+    if to_move == 0:
+        if runner_wins(0, white, black, LAST_ROW, WHITE_ONE_TO_GO, FIRST_ROW, 0):
+            return WIN
+        if runner_wins(1, black, white, FIRST_ROW, BLACK_ONE_TO_GO, LAST_ROW, 1):
+            return LOSS
+        return ONGOING
+    if runner_wins(1, black, white, FIRST_ROW, BLACK_ONE_TO_GO, LAST_ROW, 0):
+        return WIN
+    if runner_wins(0, white, black, LAST_ROW, WHITE_ONE_TO_GO, FIRST_ROW, 1):
+        return LOSS
+    return ONGOING
 
 
 def steps_to_go(side, pieces, goal):

@@ -33,7 +33,7 @@ from gameproof.borrowed import borrowed
 from gameproof.certify.records import (Goal, Header, Part, RulesFile, move_bytes, no_move, word_bytes,
                                       write_certificate)
 from gameproof.errors import BadInput, RunFailed
-from gameproof.framework.derived import threshold_of
+from gameproof.framework.derived import threshold_of, without_decided
 from gameproof.framework.registry import load_game, recorded_name
 from gameproof.framework.state import RulesState
 from gameproof.interrupts import FIRST_FAULT, Halt, RulesBroken
@@ -300,7 +300,12 @@ def certify(state: RulesState, search: Search, progress: Callable[[int, int], No
     `source` is the game as it was named (see :func:`check_certifiable`). ``progress`` is called with the
     number of positions written so far and the df-pn nodes spent proving again what the table no longer held,
     now and then (during a long proof too). Where not `named`, the game need not load by its name: the
-    certificate is for a checker given the game itself (it names no rules file)."""
+    certificate is for a checker given the game itself (it names no rules file).
+
+    The game's ``decided`` is off here (a df-pn over the same table, with tables of their own): the independent checker
+    trusts no such shortcut, so the walk and every proof it asks for go on to the real ends of the games. What the table
+    holds from a solve with it on is still true (``decided`` only ever says a position's true value), so it guides the
+    walk as any earlier solve does."""
     if named:
         rules_file = check_certifiable(state, source)
     else:
@@ -308,6 +313,9 @@ def certify(state: RulesState, search: Search, progress: Callable[[int, int], No
         rules_file = None
     game = state.game
     start = time.perf_counter()
+    plain = without_decided(search.tables)
+    if plain is not search.tables:
+        search = Search(search.kernels, plain, search.max_depth, game.max_moves, search.options, table=search.table)
     root = state.frames()
     me = state.to_move
     if not search.prove(root, me, True):

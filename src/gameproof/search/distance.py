@@ -19,7 +19,8 @@ A game's lookahead (a move after which the other side wins at once is lost witho
 is played again with the lookahead off (tables of their own), which tells a loss at once (the move ends the game)
 from a loss at the next ply (the game goes on, and the other side, to move there, wins at once). A game from a
 user's file that declares symmetries is searched without them, each position keyed as it is (its answer then rests
-on no declared symmetry).
+on no declared symmetry). A game's ``decided`` (a position's value known without search, such as Breakthrough's
+unstoppable runner) is off: it says who wins, not in how many plies, so every game is played to its real end.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import numpy as np
 
 from gameproof.answers import Value
 from gameproof.borrowed import borrowed
-from gameproof.framework.derived import HEADER, INFO_LOOKAHEAD
+from gameproof.framework.derived import HEADER, INFO_LOOKAHEAD, without_decided
 from gameproof.framework.state import RulesState
 from gameproof.interrupts import FIRST_FAULT, RulesBroken, stoppable
 from gameproof.search import tt as ttmod
@@ -299,14 +300,15 @@ class DistanceSearch:
 def search_tables(state: RulesState) -> tuple[tuple[Any, ...], np.ndarray]:
     """The kernels' tables and the state array the search of `state` runs on: the game's own, but with each position
     keyed as it is (no symmetry merging positions) where the game's symmetries come from a user's file
-    (:func:`~gameproof.search.confirm.relies_on_declared_symmetries`)."""
+    (:func:`~gameproof.search.confirm.relies_on_declared_symmetries`), and the game's ``decided`` off (it knows who
+    wins, not in how many plies)."""
     from gameproof.search.confirm import relies_on_declared_symmetries
 
     game = state.game
     frames = state.frames()
     if not relies_on_declared_symmetries(state):
-        return game.tables, frames
-    weights, info, ranks = game.tables
+        return without_decided(game.tables), frames
+    weights, info, ranks = without_decided(game.tables)
     weights = np.broadcast_to(weights[:1], weights.shape).copy()  # every key slot the identity's
     first_key = HEADER + game.words + game.layer_words + 1
     frames[first_key : HEADER + int(frames[1])] = frames[first_key]

@@ -73,11 +73,13 @@ def _kernels(game: Game) -> SimpleNamespace:
 
 
 def lookahead_free(game: Game) -> tuple[np.ndarray, ...]:
-    """The game's kernel tables with lookahead off: a tablebase values each position by its own moves, and a move
-    after which the other side can win at once is an ordinary move here."""
+    """The game's kernel tables with lookahead and ``decided`` off: a tablebase values each position by its own moves
+    (and counts its plies to the end), and a move after which the other side can win at once, or that reaches a
+    position the rules' ``decided`` settles, is an ordinary move here."""
     weights, info, ranks = game.tables
     info = info.copy()
     info[derived.INFO_LOOKAHEAD] = 0
+    info[derived.INFO_DECIDED] = 0
     return weights, info, ranks
 
 
