@@ -282,6 +282,14 @@ def _check_declared(result: GameValue) -> Check:
 
 def _accepted(report: Check, result: GameValue, certificate: Any) -> Check:
     """`report` once the checker has checked `certificate` (written to a file) against `result`'s value."""
+    if _certificate_checked(report, result, certificate):
+        report.holds = True
+    return report
+
+
+def _certificate_checked(report: Check, result: GameValue, certificate: Any) -> bool:
+    """Whether the independent checker accepts `certificate` (written to a file) of `result`'s value; noted in
+    `report` either way (its problem, or a check)."""
     from gameproof.certify.check import check_certificate
     from gameproof.certify.records import write_certificate
 
@@ -291,10 +299,9 @@ def _accepted(report: Check, result: GameValue, certificate: Any) -> Check:
         checked = check_certificate(str(path))
     if not checked.accepted or checked.value != result.value:
         report.problem = f"certificate not accepted: {checked.finding.message if checked.finding else checked.value}"
-        return report
+        return False
     report.checks.append(f"certificate of {certificate.nodes:,} positions accepted by the independent checker")
-    report.holds = True
-    return report
+    return True
 
 
 def _check_by_tablebase(result: GameValue, state: Any) -> Check:
@@ -327,8 +334,6 @@ def _check_by_tablebase(result: GameValue, state: Any) -> Check:
 def _check_value(result: GameValue) -> Check:
     if not _is_mnk(result.game):
         return _check_declared(result)
-    from gameproof.certify.check import check_certificate
-    from gameproof.certify.records import write_certificate
     from gameproof.games.mnk.state import MnkGame, MnkState
     from gameproof.search.certificate import certify
     from gameproof.search.dfpn import Options
@@ -345,14 +350,8 @@ def _check_value(result: GameValue) -> Check:
         return report
     report.checks.append(f"df-pn: {solution.value}, {_moves_said(result)}")
     certificate = certify(state, kept_search(state.game, options))
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "value.cert"
-        write_certificate(path, certificate.header, certificate.parts)
-        checked = check_certificate(str(path))
-    if not checked.accepted or checked.value != result.value:
-        report.problem = f"certificate not accepted: {checked.finding.message if checked.finding else checked.value}"
+    if not _certificate_checked(report, result, certificate):
         return report
-    report.checks.append(f"certificate of {certificate.nodes:,} positions accepted by the independent checker")
     board = state.game.board
     if board.rows * board.cols <= REFERENCE_CELLS:
         from gameproof.games.mnk import reference

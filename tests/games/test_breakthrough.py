@@ -129,17 +129,24 @@ def test_every_first_moves_value_on_4x4_equals_minimax():
                       for move in reference.moves(grid, 0)}
 
 
+def _random_line(game, rng: random.Random, most: int):
+    """A random position of the 4×4 `game` after fewer than `most` plies (fewer where it ends): the engine's state
+    and the reference's grid, played move for move."""
+    state, grid = RulesState(game), reference.start(4, 4)
+    for _ in range(rng.randrange(1, most)):
+        if state.is_over():
+            break
+        name = rng.choice(reference.moves(grid, state.to_move))
+        grid = reference.play(grid, state.to_move, name)
+        state.play(state.parse_move(name))
+    return state, grid
+
+
 def test_random_positions_solve_to_their_minimax_value():
     game = load_game("breakthrough:4,4")
     rng = random.Random(7)
     for _ in range(8):
-        state, grid = RulesState(game), reference.start(4, 4)
-        for _ in range(rng.randrange(1, 8)):
-            if state.is_over():
-                break
-            name = rng.choice(reference.moves(grid, state.to_move))
-            grid = reference.play(grid, state.to_move, name)
-            state.play(state.parse_move(name))
+        state, grid = _random_line(game, rng, 8)
         if not state.is_over():
             assert solve(state, Options(tt_mb=16), with_moves=False).value == VALUE_NAMES[
                 reference.value(grid, state.to_move)], state
@@ -263,13 +270,7 @@ def test_random_positions_solve_to_their_minimax_value_with_both_engines(engine)
     game = load_game("breakthrough:4,4")
     rng = random.Random(f"engines {engine.value}")
     for _ in range(12):
-        state, grid = RulesState(game), reference.start(4, 4)
-        for _ in range(rng.randrange(1, 10)):
-            if state.is_over():
-                break
-            name = rng.choice(reference.moves(grid, state.to_move))
-            grid = reference.play(grid, state.to_move, name)
-            state.play(state.parse_move(name))
+        state, grid = _random_line(game, rng, 10)
         if not state.is_over():
             solution = solve(state, Options(tt_mb=16), engine=engine)
             assert solution.value == VALUE_NAMES[reference.value(grid, state.to_move)], state

@@ -399,23 +399,17 @@ def play(s, g, move):
     outcome = R_result(*given(side, child))  # for the side to move next
     if HAS_SCORE and outcome != ONGOING and info[INFO_SCORED] != np.uint64(0):
         return against_threshold(to_move, side, child, outcome, info)
-    same = side == to_move  # an extra turn that ends the game: its result is the mover's own
-    if outcome == WIN:
-        return MOVER_WINS if same else MOVER_LOSES
-    if outcome == LOSS:
-        return MOVER_LOSES if same else MOVER_WINS
-    if outcome == DRAW:
-        return RESULT_DRAW
-    if outcome != ONGOING:
-        return UNKNOWN_RESULT
+    if outcome != ONGOING:  # an extra turn that ends the game: its result is the mover's own
+        return settled(outcome, side == to_move)
     if not HAS_PASS or move == PASS_MOVE:
         return NO_MOVE  # the side to move can neither move nor pass, or both sides pass
     return CONTINUE
 
 
 def settled(known, same):
-    """What the game's `decided` value `known` of a position (for its side to move) is for the mover who reached it
-    (`same`: the mover moves there again): an end of the game, or a fault for a code that is no value."""
+    """What the value `known` of a position for its side to move (the game's result there, or what its `decided`
+    says) is for the mover who reached it (`same`: the mover moves there again): an end of the game, or a fault for
+    a code that is no value."""
     if known == WIN:
         return MOVER_WINS if same else MOVER_LOSES
     if known == LOSS:
