@@ -4,7 +4,8 @@
 a few times. Prints the load average, each run's wall time (the command's, start-up included) and the ratio
 of the medians; the cluster is stopped at the end.
 
-Run: .venv/bin/python bench/bench_ray.py [--runs N] [--rows R --cols C --k K] [--solve GAME@MOVES] [--tt-mb MB]
+Run: .venv/bin/python bench/bench_ray.py [--runs N] [--rows R --cols C --k K] [--depth D] [--values-only]
+     [--solve GAME@MOVES] [--tt-mb MB]
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ def main() -> None:
     parser.add_argument("--rows", default="4")
     parser.add_argument("--cols", default="5")
     parser.add_argument("--k", default="3")
+    parser.add_argument("--depth", default="3", help="the book's depth (default 3)")
+    parser.add_argument("--values-only", action="store_true", help="the book's leaves keep their values only")
     parser.add_argument("--solve", metavar="GAME@MOVES", help="solve this position instead of building a book")
     parser.add_argument("--tt-mb", default="128", help="the table (default 128 MiB)")
     args = parser.parse_args()
@@ -45,7 +48,7 @@ def main() -> None:
         command = ["solve", game, "--moves", moves, "--workers", "2", "--tt-mb", args.tt_mb]
     else:
         command = ["mnk", "book", "build", "--rows", args.rows, "--cols", args.cols, "--k", args.k, "--misere",
-                   "--depth", "3", "--tt-mb", args.tt_mb]
+                   "--depth", args.depth, "--tt-mb", args.tt_mb, *["--values-only"] * args.values_only]
     times: dict[str, list[float]] = {"local": [], "ray": []}
     answers: dict[str, set[str]] = {"local": set(), "ray": set()}
     print(f"load average {' '.join(f'{load:.2f}' for load in os.getloadavg())} on {os.cpu_count()} CPUs")

@@ -18,6 +18,8 @@ _ON_RAY = re.compile(r"(^|_)ray(_|$)")
 
 
 def pytest_collection_modifyitems(config, items):
+    if not config.pluginmanager.hasplugin("xdist"):  # `-p no:xdist`: no groups to keep
+        return
     for item in items:
         if _ON_RAY.search(item.originalname if hasattr(item, "originalname") else item.name) \
                 or item.module.__name__.endswith("test_ray_cluster"):

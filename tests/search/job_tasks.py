@@ -8,9 +8,10 @@ def square(n: int) -> int:
     return n * n
 
 
-def square_or_die_once(n: int, marks: str, shared_table: str | None = None) -> int:
+def square_or_die_once(n: int, marks: str, shared_table: str | None = None, table=None) -> int:
     """Kill the worker the first time job `n` runs (a mark file remembers it), then answer; attach the shared
-    table first when one is given (it must be there, after a worker that had it died too)."""
+    table first when one is given (it must be there, after a worker that had it died too). A worker's own
+    `table` (on threads) is ignored."""
     if shared_table is not None:
         from gameproof.search.tt import SharedTable
 

@@ -101,6 +101,11 @@ def run(task, jobs, **options):
 jobs = [Job(f"n{n}", {"n": n}) for n in range(8)]
 print(json.dumps({
     "tables": run(job_tasks.table_and_pid, jobs, shared_table_mb=1),
+    "threads": run(job_tasks.table_thread_and_pid, jobs, shared_table_mb=1, threads=True),
+    "retried_on_threads": run(job_tasks.square_or_die_once, [Job(job.key, {"n": job.arguments["n"],
+                                                                       "marks": sys.argv[2] + "/threads"})
+                                                              for job in jobs], retries=2, shared_table_mb=1,
+                              threads=True),
     "retried": run(job_tasks.square_or_die_once, [Job(job.key, {"n": job.arguments["n"], "marks": sys.argv[2]})
                                                    for job in jobs], retries=2, shared_table_mb=1),
     "raised": run(job_tasks.refuse, jobs[1:2]),
@@ -110,6 +115,7 @@ print(json.dumps({
 
 
 def test_on_the_cluster_workers_live_for_the_run_share_a_table_and_fail_as_locally(cluster, tmp_path):
+    (tmp_path / "threads").mkdir()
     ran = subprocess.run([sys.executable, "-c", DRIVER, cluster.address, str(tmp_path)], env=cluster.env,
                          capture_output=True, text=True, check=True)
     found = json.loads(ran.stdout)
@@ -119,6 +125,11 @@ def test_on_the_cluster_workers_live_for_the_run_share_a_table_and_fail_as_local
     assert len(tables) == 1  # both nodes are on this machine: one table for the two workers
     assert not any(Path("/dev/shm", name).exists() for name in tables)  # released at the end
     assert found["retried"] == {f"n{n}": n * n for n in range(8)}
+    # On threads, the two nodes' workers (one machine) run their jobs in one process, over one private table.
+    tables, _, processes = (set(column) for column in zip(*found["threads"].values()))
+    assert len(found["threads"]) == 8 and len(tables) == 1 and len(processes) == 1
+    assert processes.isdisjoint(workers)  # not the workers of the run before: each run starts its own
+    assert found["retried_on_threads"] == {f"n{n}": n * n for n in range(8)}  # a dead process takes both threads
     assert found["raised"] == "job n1 failed: ValueError: no square for 1"
     assert found["always_died"] == "a worker died 2 times while running job n0"
 

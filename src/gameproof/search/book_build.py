@@ -227,8 +227,8 @@ def build(game: Game, depth: int, path: str | Path, *, workers: int | None = Non
     every entry keeps its exact score and its moves' too, and each worker searches its leaves on a table of its
     own of ``options.tt_mb`` MiB. The workers
     (by default one locally, in this process, and one per CPU of a Ray cluster) share one transposition
-    table of ``options.tt_mb`` MiB a machine (:func:`~gameproof.search.jobs.run_jobs`); local workers are threads
-    of this process (the kernels release the GIL), Ray's are processes."""
+    table of ``options.tt_mb`` MiB a machine (:func:`~gameproof.search.jobs.run_jobs`); the workers of a machine are
+    threads of one process (the kernels release the GIL): this one locally, one a machine on Ray."""
     if not 0 <= depth <= game.max_plies:
         raise BadInput(f"--depth must be between 0 and {game.max_plies} (the most plies a game of {game.name} "
                        f"lasts), got {depth}")

@@ -10,7 +10,8 @@ Results do not depend on the backend. Local workers never see Ctrl-C (the driver
 driver kills them and raises at once. Ray workers are actors that live for the whole run, so what a task
 keeps in its process serves every job there. A task whose work releases the GIL (the search kernels) can
 run on local threads instead of processes, over one table in this process's private memory, which gets
-the kernel's huge pages (shared memory here does not).
+the kernel's huge pages (shared memory here does not); on Ray such a task runs on threads too, in one
+process a machine (:class:`_RayWorkers`).
 """
 
 from __future__ import annotations
@@ -32,12 +33,13 @@ from contextlib import contextmanager, redirect_stdout
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
 from gameproof.errors import BadInput, RunFailed
 from gameproof.interrupts import ctrl_c_held, die_with_driver
-from gameproof.search.tt import SharedTable, TranspositionTable
+from gameproof.search.tt import MOST_LANES, SharedTable, TranspositionTable
 from gameproof.storage import connect_read_only
 
 Task = Callable[..., Any]
@@ -195,7 +197,7 @@ def run_jobs(task: Task, jobs: Iterable[Job], journal: Journal, *, backend: Back
     if not pending:
         return 0
     if backend is Backend.RAY:
-        _run_on_ray(task, pending, keep, workers, address, retries, shared_table_mb)
+        _run_on_ray(task, pending, keep, workers, address, retries, shared_table_mb, threads)
     elif workers is None or workers == 1:
         for job in pending:
             keep(job.key, _timed(task, job))
@@ -328,7 +330,9 @@ _CONNECT_SECONDS = 10.0
 
 class _Worker:
     """A Ray actor of one CPU that runs jobs one after another in its one process, so that what a task keeps
-    in its process (compiled kernels, a kept search and its table) serves its later jobs."""
+    in its process (compiled kernels, a kept search and its table) serves its later jobs. On threads
+    (:class:`_RayWorkers`), the first worker on a machine also runs the jobs of the others there, each on a
+    thread of its own, over one table in its private memory."""
 
     def place(self) -> tuple[str, str]:
         """The id of the Ray node this worker runs on, and what names its shared memory (:func:`_machine`)."""
@@ -337,9 +341,21 @@ class _Worker:
         node = ray.get_runtime_context().get_node_id()
         return node, _machine() or f"node {node}"
 
-    def run(self, task: Task, job: Job) -> tuple[Any, float]:
-        """One job, as a local worker runs it (:func:`_timed`)."""
+    def run(self, task: Task, job: Job, table_mb: float | None = None,
+            lane: tuple[int, int] | None = None) -> tuple[Any, float]:
+        """One job, as a local worker runs it (:func:`_timed`); with ``table_mb``, on this process's table of that
+        many MiB (the task's ``table``), and with ``lane`` as lane ``lane[0]`` of ``lane[1]`` searching it."""
+        if table_mb is not None:
+            job = _on_table(job, _process_table(table_mb), "table")
+        if lane is not None:
+            job = Job(job.key, {**job.arguments, "lane": lane[0], "lanes": lane[1]})
         return _timed(task, job)
+
+
+@cache
+def _process_table(megabytes: float) -> TranspositionTable:
+    """The table of the threads of this Ray worker's process, with lanes for as many as may search it."""
+    return TranspositionTable(megabytes, searchers=MOST_LANES)
 
 
 def _machine() -> str | None:
@@ -371,25 +387,41 @@ class _TableKeeper:
 @dataclass
 class _Slot:
     """One Ray worker: its actor, its machine (:func:`_machine`) and that machine's table once it has started,
-    the jobs sent to it and not finished (in the order they were sent)."""
+    the jobs sent to it and not finished (in the order they were sent). On threads, ``runner`` is the worker
+    that runs its jobs (the first on its machine) and ``lane`` its number among the workers there."""
 
     actor: Any
     machine: str | None = None
     table: str | None = None
     jobs: deque[Job] = field(default_factory=deque)
+    runner: Any = None
+    lane: int = 1
 
 
 class _RayWorkers:
     """Long-lived Ray workers, each sent ``ahead`` jobs more than it runs. A worker that dies is replaced and its jobs
-    are queued again (the one it was running charged with the death); the table of its machine stays."""
+    are queued again (the one it was running charged with the death); the table of its machine stays.
 
-    def __init__(self, ray: Any, task: Task, retries: int, table_mb: float | None, ahead: int) -> None:
-        self.ray, self.task, self.retries, self.table_mb, self.ahead = ray, task, retries, table_mb, ahead
-        self.worker = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
+    With ``threads`` (a task safe on threads whose work releases the GIL), the workers that share a machine run
+    their jobs in one process, the first worker's, on a thread each, over one table in its private memory
+    (which gets the kernel's huge pages, where shared memory here gets none), as local threads do; the others
+    hold their CPUs. Each is then sent one job at a time. When that process dies, every worker on its machine
+    is replaced and each job that was running there is charged with the death. With ``lanes`` the task is
+    also told which of the machine's workers runs the job (``lane``, ``lanes``), for searches that share
+    their table's lanes."""
+
+    def __init__(self, ray: Any, task: Task, retries: int, table_mb: float | None, ahead: int,
+                 threads: bool = False, lanes: bool = False) -> None:
+        self.ray, self.task, self.retries, self.table_mb = ray, task, retries, table_mb
+        self.threads, self.lanes = threads, lanes
+        self.ahead = 0 if threads else ahead
+        options = {"max_concurrency": MOST_LANES} if threads else {}
+        self.worker = ray.remote(num_cpus=1, max_restarts=0, **options)(_Worker)
         self.keeper = ray.remote(num_cpus=0, max_restarts=0)(_TableKeeper)
         self.slots: dict[int, _Slot] = {}
         self.calls: dict[Any, tuple[int, Job | None]] = {}  # a call's reference: its worker, its job (None: start)
         self.tables: dict[str, tuple[Any, str]] = {}  # machine: the keeper of its table now, the table's name
+        self.runners: dict[str, list[int]] = {}  # on threads, machine: its workers, the one running jobs first
         self.queue: deque[Job] = deque()
         self.deaths: dict[str, int] = {}
         self.failed_starts = 0
@@ -404,6 +436,15 @@ class _RayWorkers:
     def busy(self) -> bool:
         """Whether some job is queued or sent and not finished."""
         return bool(self.queue) or any(slot.jobs for slot in self.slots.values())
+
+    def idle(self) -> int:
+        """How many started workers have no job, none being queued for them."""
+        free = sum(1 for slot in self.slots.values() if slot.machine is not None and not slot.jobs)
+        return max(0, free - len(self.queue))
+
+    def one_machine(self) -> bool:
+        """Whether the jobs run on threads of one process, every worker started so far being on one machine."""
+        return self.threads and len({slot.machine for slot in self.slots.values() if slot.machine}) == 1
 
     def next(self, timeout: float | None = None) -> tuple[Job, tuple[Any, float]] | None:
         """The next job to finish and its outcome (:func:`_timed`), or None after ``timeout`` seconds without one;
@@ -430,7 +471,7 @@ class _RayWorkers:
             slot = self.slots[number]
             if job is None:
                 node, slot.machine = answer
-                slot.table = self.table_on(slot.machine, node)
+                self.place(number, node)
                 self.feed(number)
                 continue
             slot.jobs.remove(job)  # not always the first sent: Ray may run an actor's calls out of order
@@ -444,6 +485,17 @@ class _RayWorkers:
         self.slots[number] = _Slot(actor)
         self.calls[actor.place.remote()] = (number, None)
 
+    def place(self, number: int, node: str) -> None:
+        """Worker ``number`` has started on ``node``: give it its machine's table, or on threads its runner."""
+        slot = self.slots[number]
+        assert slot.machine is not None
+        if not self.threads:
+            slot.runner, slot.table = slot.actor, self.table_on(slot.machine, node)
+            return
+        workers = self.runners.setdefault(slot.machine, [])
+        workers.append(number)
+        slot.runner, slot.lane = self.slots[workers[0]].actor, len(workers)
+
     def feed(self, number: int) -> None:
         """Send worker ``number``, once it has started, jobs from the queue until it holds ``ahead`` more than it
         runs."""
@@ -451,11 +503,28 @@ class _RayWorkers:
         while slot.machine is not None and self.queue and len(slot.jobs) <= self.ahead:
             job = self.queue.popleft()
             slot.jobs.append(job)
-            self.calls[slot.actor.run.remote(self.task, _on_table(job, slot.table))] = (number, job)
+            if not self.threads:
+                call = slot.runner.run.remote(self.task, _on_table(job, slot.table))
+            else:
+                lane = (slot.lane, len(self.slots)) if self.lanes else None  # lanes for every worker of the run
+                call = slot.runner.run.remote(self.task, job, self.table_mb, lane)
+            self.calls[call] = (number, job)
 
     def replace(self, number: int, error: Exception) -> None:
-        """Put a dead worker's jobs back in the queue and start another worker; JobFailed when the job it ran
-        (or its start, when it had none) has failed more than ``retries`` times."""
+        """Put a dead worker's jobs back in the queue and start another worker (on threads, every worker whose
+        jobs ran in the same process); JobFailed when a job it ran (or its start, when it had none) has failed
+        more than ``retries`` times."""
+        slot = self.slots[number]
+        dead = [number]
+        if self.threads and slot.machine is not None:
+            dead = self.runners.pop(slot.machine)
+        for lost in dead:
+            self._forget(lost, error)
+        for _ in dead:
+            self.start()
+
+    def _forget(self, number: int, error: Exception) -> None:
+        """End worker ``number`` and queue its jobs again, charging the one it ran with its death."""
         slot = self.slots.pop(number)
         self.ray.kill(slot.actor)
         self.calls = {ref: call for ref, call in self.calls.items() if call[0] != number}
@@ -469,7 +538,6 @@ class _RayWorkers:
             self.failed_starts += 1
             if self.failed_starts > self.retries:
                 raise JobFailed(f"a Ray worker failed to start {self.retries + 1} times: {error}")
-        self.start()
 
     def table_on(self, machine: str, node: str) -> str | None:
         """The name of the shared table on ``machine`` (made now on ``node`` if it has none), or None when none
@@ -498,9 +566,9 @@ class _RayWorkers:
 
 
 def _run_on_ray(task: Task, pending: list[Job], keep: Callable[[str, tuple[Any, float]], None], workers: int | None,
-                address: str | None, retries: int, table_mb: float | None) -> None:
+                address: str | None, retries: int, table_mb: float | None, threads: bool) -> None:
     """The jobs on long-lived Ray workers (:func:`ray_workers`), each result kept as it arrives."""
-    with ray_workers(task, workers, address, retries, table_mb) as pool:
+    with ray_workers(task, workers, address, retries, table_mb, threads=threads) as pool:
         pool.add(pending)
         while pool.busy():
             finished = pool.next()
@@ -510,11 +578,13 @@ def _run_on_ray(task: Task, pending: list[Job], keep: Callable[[str, tuple[Any, 
 
 @contextmanager
 def ray_workers(task: Task, workers: int | None, address: str | None, retries: int = 2,
-                table_mb: float | None = None, ahead: int = _QUEUED_PER_WORKER) -> Iterator[_RayWorkers]:
+                table_mb: float | None = None, ahead: int = _QUEUED_PER_WORKER, threads: bool = False,
+                lanes: bool = False) -> Iterator[_RayWorkers]:
     """Long-lived Ray workers that run ``task`` (:class:`_RayWorkers`; ``ahead``: jobs each is sent beyond the one
-    it runs), on the cluster at ``address`` or on one started here with ``workers`` CPUs; ``workers`` of them
-    (by default one per CPU of the cluster), stopped when the block ends. BadInput without Ray. What Ray prints
-    meanwhile (a worker that died, on stdout) goes to stderr, so that stdout keeps the command's own output."""
+    it runs; ``threads``, ``lanes``: see there), on the cluster at ``address`` or on one started here with
+    ``workers`` CPUs; ``workers`` of them (by default one per CPU of the cluster), stopped when the block ends.
+    BadInput without Ray. What Ray prints meanwhile (a worker that died, on stdout) goes to stderr, so that
+    stdout keeps the command's own output."""
     try:
         import ray
     except ImportError:
@@ -524,7 +594,7 @@ def ray_workers(task: Task, workers: int | None, address: str | None, retries: i
         if started_here:
             _join_ray(ray, workers, address)
         try:
-            pool = _RayWorkers(ray, task, retries, table_mb, ahead)
+            pool = _RayWorkers(ray, task, retries, table_mb, ahead, threads, lanes)
             try:
                 for _ in range(workers or max(1, int(ray.cluster_resources().get("CPU", 1)))):
                     pool.start()

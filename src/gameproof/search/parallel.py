@@ -10,9 +10,11 @@ once one answers the others stop. What one worker proves, all find in the table.
 thread) hands out questions, draws progress from the table and the lanes, and saves the table to the
 journal now and then.
 
-On Ray (``backend=Backend.RAY``) the same questions go to long-lived Ray workers, one process each, that
-keep a search over their machine's shared table: a question is sent to a worker as soon as it is asked and
-the worker is free; a worker never joins a question another searches (lanes do not cross processes), and a
+On Ray (``backend=Backend.RAY``) the same questions go to long-lived Ray workers: the workers of one machine
+are threads of one process there, searching one table in its private memory as local threads do
+(:class:`~gameproof.search.jobs._RayWorkers`). A question is sent to a worker as soon as it is asked and the
+worker is free; when every worker is on one machine, a free worker with no new question joins the open
+question fewest search, as another lane of it (lanes do not cross machines, whose tables are apart), and a
 dead worker's question is sent again.
 
 A solve resumed from a journal confirms its answer, and every move's value, by certificates that the
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import enum
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -442,25 +445,39 @@ class _RayRun:
     def solve(self) -> ParallelSolution:
         plan = _Plan(self.state, self.with_moves, self.engine)
         began, nodes, sent = time.perf_counter(), 0, 0
-        with ray_workers(answer_question, self.workers, self.address, table_mb=self.options.tt_mb, ahead=0) as pool:
+        searching: Counter[int] = Counter()  # a question's number: its jobs sent and not finished
+        with ray_workers(answer_question, self.workers, self.address, table_mb=self.options.tt_mb, ahead=0,
+                         threads=True, lanes=True) as pool:
             while plan.value is None:
-                pool.add(self._job(index, question) for index, question in enumerate(plan.asked[sent:], sent))
+                new = range(sent, len(plan.asked))
+                pool.add(self._job(index, plan.asked[index], searching) for index in new)
                 sent = len(plan.asked)
+                if pool.one_machine():
+                    waiting = [index for index in range(sent) if plan.asked[index].answer is None]
+                    for _ in range(min(pool.idle(), len(waiting))):
+                        index = min(waiting, key=lambda i: (searching[i], i))
+                        pool.add([self._job(index, plan.asked[index], searching)])
                 finished = pool.next(timeout=_REPORT_SECONDS)
                 if finished is not None:
                     job, ((answer, searched), _) = finished
+                    index = int(job.key.partition(".")[0])
+                    searching[index] -= 1
                     nodes += searched
-                    plan.answered(plan.asked[int(job.key)], answer)
+                    plan.answered(plan.asked[index], answer)
                 self.report(nodes, time.perf_counter() - began)
         last = self.report(nodes, time.perf_counter() - began)
         return ParallelSolution(plan.value, dict(sorted(plan.values.items())), nodes=nodes, seconds=last.seconds,
                                 workers=self.workers, backend=Backend.RAY, last=last)
 
-    def _job(self, index: int, question: Question) -> Job:
-        """Question number `index` of the plan, as a job for :func:`answer_question`."""
-        return Job(str(index), {"game": self.loading, "root": question.position.root,
-                                "record": question.position.record, "ask": question.ask.value,
-                                "attacker": question.attacker, "options": self.options, "engine": self.engine.value})
+    def _job(self, index: int, question: Question, searching: Counter[int]) -> Job:
+        """Question number `index` of the plan, as a job for :func:`answer_question` (its key the number, and
+        which of the question's jobs this is, after a dot, from the second on)."""
+        searching[index] += 1
+        lane = searching[index]
+        return Job(str(index) if lane == 1 else f"{index}.{lane}",
+                   {"game": self.loading, "root": question.position.root, "record": question.position.record,
+                    "ask": question.ask.value, "attacker": question.attacker, "options": self.options,
+                    "engine": self.engine.value})
 
     def report(self, nodes: int, seconds: float) -> Progress:
         """The progress now (given to the callback, if any)."""
@@ -471,17 +488,21 @@ class _RayRun:
 
 
 def answer_question(game: str, root: tuple[tuple[int, ...], int] | None, record: str, ask: str, attacker: int,
-                    options: Options, engine: str, shared_table: str | None = None) -> tuple[bool | int, int]:
+                    options: Options, engine: str, shared_table: str | None = None,
+                    table: TranspositionTable | None = None, lane: int = 1, lanes: int = 1) -> tuple[bool | int, int]:
     """A Ray worker's job: the answer to `ask` (an :class:`Ask`'s value) for `attacker` about the position after
     `record`, played from `root` (words and side to move; None: the start), in the game that `game` loads, by
-    `engine`, and the nodes it took; searched by the one search this process keeps for these arguments, over the
-    shared table called `shared_table` (else a table of its own)."""
+    `engine`, and the nodes it took; searched by the one search this process keeps for these arguments, over
+    `table` (its process's, which other threads search too) as lane `lane` of `lanes`, or over the shared table
+    called `shared_table`, else a table of its own."""
     from gameproof.framework.registry import load_game
 
     rules = load_game(game)
     position = RulesState(rules) if root is None else RulesState.at(rules, *root)
     position.play_moves(record)
-    return _prove(_kept_search(game, options, Engine(engine), shared_table), Question(position, Ask(ask), attacker))
+    search = (_kept_search(game, options, Engine(engine), shared_table) if table is None
+              else _lane_search(game, options, Engine(engine), table, lane, lanes))
+    return _prove(search, Question(position, Ask(ask), attacker))
 
 
 @cache
@@ -493,6 +514,16 @@ def _kept_search(game: str, options: Options, engine: Engine, shared_table: str 
     table = (TranspositionTable(options.tt_mb, rules.max_positions) if shared_table is None
              else SharedTable.attach(shared_table))
     return _table_search(rules, options, table, engine=engine)
+
+
+@cache
+def _lane_search(game: str, options: Options, engine: Engine, table: TranspositionTable, lane: int,
+                 lanes: int) -> Search | AlphaBeta:
+    """The search a thread of a Ray worker keeps for :func:`answer_question`'s arguments: lane `lane` of `lanes`
+    over its process's `table`."""
+    from gameproof.framework.registry import load_game
+
+    return _table_search(load_game(game), options, table, lane, lanes, engine)
 
 
 def _check_confirmable(state: RulesState, loading: str) -> None:
