@@ -104,8 +104,16 @@ UITERWIJK = "J. W. H. M. Uiterwijk, \"Perfectly Solving Domineering Boards\", CG
 NASH = ("every n×n board a first-player win: John Nash's strategy-stealing argument (R. B. Hayward and B. Toft, "
         "Hex, Inside and Out: The Full Story, CRC Press 2019)")
 GARDNER = "M. Gardner, \"Mathematical Games\", Scientific American, March 1962 (hexapawn)"
+CHARATSIDIS = ("V. Charatsidis, \"Solving Four-in-a-Row on 9×4 and 10×4 Boards\", BSc thesis, Maastricht University, "
+               "2017 (introduction: 1×4 to 8×4 and 5×5 draws; slideshare.net/slideshow/thesis-paper-70652251)")
 DOMINEERING = "examples/domineering.py"
 HEXAPAWN = "examples/hexapawn.py"
+CRAM = "examples/cram.py"
+CRAM_SYMMETRY = ("Wikipedia, \"Cram (game)\", Symmetry play (en.m.wikipedia.org/wiki/Cram_(game); Cram popularized by "
+                 "M. Gardner in Scientific American): even × even a second-player win, even × odd a first-player win")
+LITTLE_GOLEM = ("\"Tasmanian Devil\", \"5x5 solved\", Little Golem Breakthrough forum, 2006-12-03 "
+                "(littlegolem.net/jsp/forum/topic2.jsp?forum=120&topic=19): two full rows each, a win for Black, the "
+                "second player, in 26 moves")
 
 
 def _domineering(rows: int, cols: int, value: Value, source: str = UITERWIJK) -> GameValue:
@@ -121,7 +129,9 @@ PUBLISHED: tuple[GameValue, ...] = (
                                   ((7, 4), Value.DRAW, Size.LARGE), ((5, 5), Value.DRAW, Size.LARGE),
                                   ((4, 6), Value.DRAW, Size.LARGE), ((6, 5), Value.DRAW, Size.LARGE),
                                   ((5, 6), Value.DRAW, Size.LARGE), ((7, 5), Value.DRAW, Size.LARGE),
-                                  ((6, 6), Value.LOSS, Size.LARGE))),
+                                  ((6, 6), Value.LOSS, Size.LARGE), ((4, 7), Value.DRAW, Size.SMALL),
+                                  ((4, 8), Value.DRAW, Size.LARGE), ((5, 7), Value.DRAW, Size.LARGE),
+                                  ((8, 4), Value.LOSS, Size.LARGE))),
     _domineering(2, 2, Value.WIN, LACHMANN),
     *(_domineering(rows, 3, Value.WIN) for rows in (2, 3, 4, 6)),      # every m×3 board, m > 1: Vertical
     *(_domineering(rows, 5, Value.WIN) for rows in (2, 4)),            # 2k×5: Vertical
@@ -131,8 +141,14 @@ PUBLISHED: tuple[GameValue, ...] = (
     GameValue("hex:3", Value.WIN, ("a2", "a3", "b2", "c1", "c2"), Size.SMALL, source=NASH),
     GameValue("hex:4", Value.WIN, ("a4", "b3", "c2", "d1"), Size.SMALL, source=NASH),
     GameValue(f"{HEXAPAWN}:3,3", Value.LOSS, FirstMoves.EVERY, Size.SMALL, source=GARDNER),
+    *(GameValue(f"{CRAM}:{rows},{cols}", value, FirstMoves.UNSOLVED, Size.SMALL, source=CRAM_SYMMETRY)
+      for rows, cols, value in ((2, 2, Value.LOSS), (2, 4, Value.LOSS), (4, 4, Value.LOSS),
+                                (2, 3, Value.WIN), (3, 4, Value.WIN), (2, 5, Value.WIN))),
+    GameValue("breakthrough:5,5", Value.LOSS, FirstMoves.UNSOLVED, Size.LARGE, source=LITTLE_GOLEM),
     GameValue("mnk:3,3,3", Value.DRAW, FirstMoves.EVERY, Size.SMALL,
               source="tic-tac-toe a draw: the m,n,k-game article (probsee.com/p/M%2Cn%2Ck-game)"),
+    GameValue("mnk:4,5,4", Value.DRAW, FirstMoves.UNSOLVED, Size.LARGE, source=CHARATSIDIS),
+    GameValue("mnk:4,6,4", Value.DRAW, FirstMoves.UNSOLVED, Size.LARGE, source=CHARATSIDIS),
     GameValue("othello:4", Value.LOSS, FirstMoves.EVERY, Size.SMALL,
               source="Wikipedia, \"Reversi\": on 4×4 and 6×6 boards the second player wins"),
     GameValue("othello:6", Value.LOSS, FirstMoves.UNSOLVED, Size.LARGE,
