@@ -1,11 +1,11 @@
-"""Ray against local workers: one book built by two local worker processes, or one position solved by
-`solve --workers 2` (two threads), then the same on a Ray cluster of two nodes of one CPU each started here
+"""Ray against local workers: one book built by two local workers (`--workers 2`, threads), or one position
+solved by `solve --workers 2` (two threads), then the same on a Ray cluster of two nodes of one CPU each started here
 (`ray start --head`, `ray start --address`, token authentication) and joined by `--address`; alternately,
 a few times. Prints the load average, each run's wall time (the command's, start-up included) and the ratio
 of the medians; the cluster is stopped at the end.
 
 Run: .venv/bin/python bench/bench_ray.py [--runs N] [--rows R --cols C --k K] [--depth D] [--values-only]
-     [--solve GAME@MOVES] [--tt-mb MB]
+     [--solve GAME@MOVES [--value-only]] [--tt-mb MB]
 """
 
 from __future__ import annotations
@@ -41,16 +41,21 @@ def main() -> None:
     parser.add_argument("--depth", default="3", help="the book's depth (default 3)")
     parser.add_argument("--values-only", action="store_true", help="the book's leaves keep their values only")
     parser.add_argument("--solve", metavar="GAME@MOVES", help="solve this position instead of building a book")
+    parser.add_argument("--value-only", action="store_true", help="the solve's value only")
     parser.add_argument("--tt-mb", default="128", help="the table (default 128 MiB)")
     args = parser.parse_args()
     if args.solve:
         game, _, moves = args.solve.partition("@")
-        command = ["solve", game, "--moves", moves, "--workers", "2", "--tt-mb", args.tt_mb]
+        command = ["solve", game, "--moves", moves, "--workers", "2", "--tt-mb", args.tt_mb,
+                   *["--value-only"] * args.value_only]
     else:
         command = ["mnk", "book", "build", "--rows", args.rows, "--cols", args.cols, "--k", args.k, "--misere",
                    "--depth", args.depth, "--tt-mb", args.tt_mb, *["--values-only"] * args.values_only]
     times: dict[str, list[float]] = {"local": [], "ray": []}
     answers: dict[str, set[str]] = {"local": set(), "ray": set()}
+    # Ray starts its workers at niceness 15 (RAY_worker_niceness), local workers run at 0: beside other work on
+    # the machine, Ray's would get less of it. Both run at 0 here, as on machines they have to themselves.
+    os.environ.setdefault("RAY_worker_niceness", "0")
     print(f"load average {' '.join(f'{load:.2f}' for load in os.getloadavg())} on {os.cpu_count()} CPUs")
     local = "two threads" if args.solve else "--workers 2"
     print(f"gameproof {' '.join(command)}{' --db X.db' * (not args.solve)}, then {local} (local) or --backend ray "

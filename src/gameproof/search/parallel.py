@@ -448,7 +448,7 @@ class _RayRun:
         searching: Counter[int] = Counter()  # a question's number: its jobs sent and not finished
         with ray_workers(answer_question, self.workers, self.address, table_mb=self.options.tt_mb, ahead=0,
                          threads=True, lanes=True) as pool:
-            while plan.value is None:
+            while plan.value is None or pool.busy():  # then the other lanes of the last question end, soon
                 new = range(sent, len(plan.asked))
                 pool.add(self._job(index, plan.asked[index], searching) for index in new)
                 sent = len(plan.asked)
