@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -44,6 +45,7 @@ def main() -> None:
     parser.add_argument("--value-only", action="store_true", help="the solve's value only")
     parser.add_argument("--tt-mb", default="128", help="the table (default 128 MiB)")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a kill stops the cluster too, as Ctrl-C does
     if args.solve:
         game, _, moves = args.solve.partition("@")
         command = ["solve", game, "--moves", moves, "--workers", "2", "--tt-mb", args.tt_mb,
