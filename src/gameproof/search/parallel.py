@@ -47,7 +47,7 @@ from gameproof.search.dfpn import Options, Search
 from gameproof.search.exact import Solution, final_value
 from gameproof.search.jobs import Backend, Job, ray_workers
 from gameproof.search.solve_journal import CHECKPOINT_SECONDS, FIRST_SAVE_SECONDS, SolveJournal, save_interval
-from gameproof.search.tt import (LANE_NODES, LANE_QUESTION, MOST_LANES, SharedTable, TranspositionTable, census,
+from gameproof.search.tt import (LANE_NODES, LANE_QUESTION, MOST_LANES, TranspositionTable, census,
                                  lookup)
 
 if TYPE_CHECKING:
@@ -488,32 +488,30 @@ class _RayRun:
 
 
 def answer_question(game: str, root: tuple[tuple[int, ...], int] | None, record: str, ask: str, attacker: int,
-                    options: Options, engine: str, shared_table: str | None = None,
-                    table: TranspositionTable | None = None, lane: int = 1, lanes: int = 1) -> tuple[bool | int, int]:
+                    options: Options, engine: str, table: TranspositionTable | None = None, lane: int = 1,
+                    lanes: int = 1) -> tuple[bool | int, int]:
     """A Ray worker's job: the answer to `ask` (an :class:`Ask`'s value) for `attacker` about the position after
     `record`, played from `root` (words and side to move; None: the start), in the game that `game` loads, by
-    `engine`, and the nodes it took; searched by the one search this process keeps for these arguments, over
-    `table` (its process's, which other threads search too) as lane `lane` of `lanes`, or over the shared table
-    called `shared_table`, else a table of its own."""
+    `engine`, and the nodes it took; searched by the one search this process keeps for these arguments, as lane
+    `lane` of `lanes` over `table`, which other threads of the process search too (by default a table this process
+    keeps for the game and engine)."""
     from gameproof.framework.registry import load_game
 
     rules = load_game(game)
     position = RulesState(rules) if root is None else RulesState.at(rules, *root)
     position.play_moves(record)
-    search = (_kept_search(game, options, Engine(engine), shared_table) if table is None
-              else _lane_search(game, options, Engine(engine), table, lane, lanes))
-    return _prove(search, Question(position, Ask(ask), attacker))
+    searched = table if table is not None else _own_table(game, options, Engine(engine))
+    return _prove(_lane_search(game, options, Engine(engine), searched, lane, lanes),
+                  Question(position, Ask(ask), attacker))
 
 
 @cache
-def _kept_search(game: str, options: Options, engine: Engine, shared_table: str | None) -> Search | AlphaBeta:
-    """The search a Ray worker keeps for :func:`answer_question`'s arguments."""
+def _own_table(game: str, options: Options, engine: Engine) -> TranspositionTable:
+    """The table this process keeps for :func:`answer_question`'s questions about `game` by `engine` when it is given
+    none (a table serves one game and one engine: keys and entries mean nothing in another)."""
     from gameproof.framework.registry import load_game
 
-    rules = load_game(game)
-    table = (TranspositionTable(options.tt_mb, rules.max_positions) if shared_table is None
-             else SharedTable.attach(shared_table))
-    return _table_search(rules, options, table, engine=engine)
+    return TranspositionTable(options.tt_mb, load_game(game).max_positions)
 
 
 @cache
