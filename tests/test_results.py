@@ -172,3 +172,13 @@ def test_a_huge_result_is_rechecked_only_from_a_certificate(notakto_certificate,
     assert main(["results", "check", "mnk-notakto:4,4,3"]) == 2
     assert "give --certificate FILE (a solve of hours)" in capsys.readouterr().err
     assert main(["results", "check", "mnk-notakto:4,4,3", "--certificate", str(start), "--workers", "2"]) == 0
+
+
+def test_every_mobility_witness_on_the_page_replays_to_its_count():
+    from gameproof.certify.mobility_check import _reaches
+    from gameproof.results import OthelloMobility
+
+    for result in (r for r in RESULTS if isinstance(r, OthelloMobility)):
+        row = next(line for line in PAGE.splitlines() if line.startswith(f"| `{result.name}` |"))
+        witness = row.split("|")[4].strip()
+        assert _reaches(witness, result.plies, result.most), (result.name, witness)
