@@ -72,12 +72,49 @@ def test_a_journal_of_another_question_is_refused_and_left_as_it_was(tmp_path, c
     assert hashlib.sha256(journal.read_bytes()).hexdigest() == before
 
 
-def test_a_journal_of_another_table_size_is_refused(tmp_path, capsys):
+def test_a_journal_of_a_larger_table_is_refused(tmp_path, capsys):
     journal = tmp_path / "j"
-    assert main(["solve", "mnk-misere:4,4,3", "--journal", str(journal), "--tt-mb", "1", "--quiet"]) == 0
+    assert main(["solve", "mnk-misere:4,4,3", "--journal", str(journal), "--tt-mb", "2", "--quiet"]) == 0
     capsys.readouterr()
-    assert main(["solve", "mnk-misere:4,4,3", "--journal", str(journal), "--tt-mb", "2", "--quiet"]) == 2
-    assert "holds a table of 1048576 bytes, not 2097152" in capsys.readouterr().err
+    assert main(["solve", "mnk-misere:4,4,3", "--journal", str(journal), "--tt-mb", "1", "--quiet"]) == 2
+    assert "holds a table of 2097152 bytes, more than the 1048576 of this solve's" in capsys.readouterr().err
+
+
+def test_a_journal_of_a_smaller_table_resumes_in_a_larger_one(tmp_path):
+    """A long solve whose table filled up goes on with a larger --tt-mb, keeping what it had learnt."""
+    journal = tmp_path / "j"
+    driver = subprocess.Popen([*SOLVE, "--journal", str(journal)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not (journal.exists() and _header(journal)["nodes"] > 0) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert driver.poll() is None, "the solve finished before it could be killed"
+    driver.send_signal(signal.SIGKILL)
+    driver.wait()
+    saved = _header(journal)
+    assert saved["table_bytes"] == 64 << 20 and saved["nodes"] > 0
+    resumed = _solve(journal, "--tt-mb", "256")
+    assert resumed["value"] == "win" and resumed["journal"]["resumed_nodes"] == saved["nodes"]
+    assert "accepted by the independent checker" in resumed["journal"]["confirmed"]
+    assert _header(journal)["table_bytes"] == 256 << 20
+
+
+def test_a_regrown_table_finds_every_entry_with_its_numbers():
+    from gameproof.search.tt import TranspositionTable, census, lookup, regrow, store
+
+    small, large = TranspositionTable(1), TranspositionTable(4)
+    rng = np.random.default_rng(7)
+    keys = rng.integers(1, 2**63, size=3 * small.capacity, dtype=np.uint64)
+    for index, key in enumerate(keys):
+        store(small.words, small.bits, key, np.int64(index % 1000 + 1), np.int64(index % 777), np.int64(index))
+    kept = [(key, lookup(small.words, small.bits, key)) for key in keys]
+    kept = [(key, numbers) for key, (found, *numbers) in kept if found]
+    assert len(kept) == sum(census(small.words)) > small.capacity * 0.9  # full: later keys evicted earlier ones
+    regrow(small.words, large.words, large.bits)
+    assert sum(census(large.words)) == len(kept)
+    for key, numbers in kept:
+        found, *regrown = lookup(large.words, large.bits, key)
+        assert found and regrown == numbers
 
 
 @pytest.mark.parametrize("damage", ["a flipped bit", "cut short", "not a journal", "a bad header", "an endless count"])

@@ -10,8 +10,10 @@ nodes searched so far), the table's words, then a line with their SHA-256. It is
 renamed, so a kill while saving leaves the previous save.
 
 A journal is refused (one line) unless it is a journal of the same question: the same game (and rules
-file content), position, engine, search settings, table size and whether the moves' values are asked.
-Its table is then checked against its SHA-256 (damage). A table that was made up to look right passes
+file content), position, engine, search settings and whether the moves' values are asked, with a table no
+larger than the solve's (a smaller one is regrown: each entry is stored where its key hashes in the larger
+table, so a long solve whose table filled up resumes with a larger --tt-mb). Its table is then checked against
+its SHA-256 (damage). A table that was made up to look right passes
 both, so nothing it proves is taken on trust: :mod:`gameproof.search.parallel` confirms the answer of a
 resumed solve by certificates checked by the independent checker.
 """
@@ -53,6 +55,12 @@ _MOST_HEADER = 1 << 16
 _CHUNK = 1 << 24  # bytes read or written at a time
 
 
+def _table_sized(size: int) -> bool:
+    """Whether `size` bytes are a table's: two words an entry, a power of two entries (four or more)."""
+    entries = size // (2 * 8)
+    return size == entries * 16 and entries >= 4 and entries & (entries - 1) == 0
+
+
 def save_interval(checkpoint_seconds: float, last_save_seconds: float) -> float:
     """Seconds from the end of one save to the start of the next: the checkpoint, unless the last save took
     more than 1 / :data:`SAVING_SHARE` of it."""
@@ -79,13 +87,19 @@ class SolveJournal:
     def restore(self, words: np.ndarray) -> dict[str, Any] | None:
         """Load the saved table into `words` (its size must match); the saved header, or None when there is no
         journal yet. BadInput, with `words` left empty, for a file that is no journal of this question or damaged."""
+        import numpy as np
+
+        from gameproof.search.tt import regrow
+
         if not self.path.exists():
             return None
         try:
             with open(self.path, "rb") as file:
                 header = self._header(file, words)
+                saved = words if header["table_bytes"] == words.nbytes else np.zeros(header["table_bytes"] // 8,
+                                                                                      dtype=np.uint64)
                 digest = hashlib.sha256()
-                view = memoryview(words.view("uint8"))
+                view = memoryview(saved.view("uint8"))
                 for start in range(0, len(view), _CHUNK):
                     piece = view[start:start + _CHUNK]
                     if file.readinto(piece) != len(piece):
@@ -94,6 +108,8 @@ class SolveJournal:
                 trailer = file.read(len(_TRAILER) + 66)
             if trailer != _TRAILER + digest.hexdigest().encode() + b"\n":
                 raise BadInput(f"the journal {self.path} is damaged: its table does not match its SHA-256")
+            if saved is not words:
+                regrow(saved, words, (words.size // 2).bit_length() - 1)
         except BadInput:
             words[:] = 0
             raise
@@ -118,9 +134,10 @@ class SolveJournal:
             if saved.get(name) != value:
                 raise BadInput(f"the journal {self.path} is of another solve: its {name} is {saved.get(name)!r}, "
                                f"not {value!r}")
-        if header.get("table_bytes") != words.nbytes:
-            raise BadInput(f"the journal {self.path} holds a table of {header.get('table_bytes')!r} bytes, not "
-                           f"{words.nbytes}")
+        saved_bytes = header.get("table_bytes")
+        if not isinstance(saved_bytes, int) or not _table_sized(saved_bytes) or saved_bytes > words.nbytes:
+            raise BadInput(f"the journal {self.path} holds a table of {saved_bytes!r} bytes, more than the "
+                           f"{words.nbytes} of this solve's: give a --tt-mb at least as large as the journal's")
         for name in ("nodes", "seconds"):
             if not isinstance(header.get(name), (int, float)) or not 0 <= header[name] < math.inf:
                 raise BadInput(f"the journal {self.path} has a damaged header ({name})")

@@ -230,6 +230,22 @@ def lookup(words, bits, key):
     return False, np.int64(0), np.int64(0)
 
 
+@njit(cache=True, nogil=True)
+def regrow(smaller, words, bits):
+    """Copy every entry of the table `smaller` into the empty table `words` of 2**`bits` entries, at the bucket
+    its key hashes to there. A key's bucket takes the top bits of the same hash, so the keys of one bucket of
+    the larger table all come from one bucket of the smaller: every entry finds a slot."""
+    for i in range(0, smaller.size, 2):
+        packed = smaller[i + 1]
+        if packed == np.uint64(0):
+            continue
+        start = bucket_of(smaller[i] ^ packed ^ _ALL, bits)
+        for slot in range(start, start + BUCKET):
+            if words[2 * slot + 1] == np.uint64(0):
+                words[2 * slot], words[2 * slot + 1] = smaller[i], packed
+                break
+
+
 @njit(cache=True)
 def store(words, bits, key, pn, dn, spent, keep_solved=False):
     """Write (pn, dn) for ``key`` after ``spent`` nodes of work; returns 1 if an empty slot was filled.
