@@ -350,7 +350,9 @@ def estimate(x, o):
 GAME = GameSpec(name="trapped-{rule}", rules=sys.modules[__name__], summary="a board filled in turn",
                 board=lambda: Board(3, 3), symmetries=(), perspective=False)
 '''
-TRAP_COMMANDS = {"solve": ["solve", "{rules}", "--quiet"], "workers": ["solve", "{rules}", "--workers", "2", "--quiet"],
+# `--engine dfpn`: the compiled search (a position this small is otherwise answered by plain play on Python ints,
+# where the rule does not loop)
+TRAP_COMMANDS = {"solve": ["solve", "{rules}", "--engine", "dfpn", "--quiet"], "workers": ["solve", "{rules}", "--workers", "2", "--quiet"],
                  "book": ["book", "build", "{rules}", "{book}", "--depth", "1", "--quiet"]}
 
 

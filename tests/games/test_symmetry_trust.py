@@ -5,6 +5,8 @@ position it accepts, and a solve of a game from a file that declares symmetries 
 
 from __future__ import annotations
 
+import json
+
 from functools import cache
 from pathlib import Path
 
@@ -99,10 +101,16 @@ def test_the_trap_is_deep_enough_that_the_self_check_misses_it_and_changes_the_v
 
 
 def test_solve_refuses_the_answer_a_false_symmetry_gave_naming_it(tmp_path, capsys):
-    assert main(["solve", columns(tmp_path), "--quiet"]) == 2
+    assert main(["solve", columns(tmp_path), "--quiet", "--engine", "dfpn"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "the declared symmetry mirror-cols" in err and "X-XX--OO O to move" in err
+
+
+def test_plain_play_uses_no_symmetry_and_finds_the_true_value(tmp_path, capsys):
+    assert main(["solve", columns(tmp_path), "--quiet", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["engine"] == "plain" and answer["value"] == "win"
 
 
 def test_without_the_symmetry_solve_finds_the_true_value(tmp_path, capsys):

@@ -59,7 +59,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     solve.add_argument("--score", action="store_true", help="the exact final score under perfect play (a game that "
                        "declares score(): Othello's disc difference), of the position and of each move")
     solve.add_argument("--engine", choices=[engine.value for engine in Engine],
-                       help="dfpn (proof numbers) or alphabeta; default: the game's own choice")
+                       help="dfpn (proof numbers) or alphabeta; default: plain play on the rules where the position's "
+                       "tree is small (nothing compiled: `plain` in the report), else the game's own choice")
     solve.add_argument("--workers", type=int, default=1, metavar="N",
                        help="search on N threads sharing one table (default 1); with --backend ray, N Ray "
                        "workers of one CPU each, a table per machine")
@@ -324,7 +325,12 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     # (nothing to search: its value is the game's result), and `mnk solve` (which has no workers), to the plain one.
     probe = _probe(args, state)
     compiling = getattr(args, "compiling", None)
-    if "workers" in args and not state.is_over() and probe is None:
+    plainly = _solved_plainly(state, args) if probe is None and certificate_path is None else None
+    if plainly is not None:
+        solution, engine_name = plainly, PLAIN
+        times = timing(compiling, solution.seconds)
+        written = None
+    elif "workers" in args and not state.is_over() and probe is None:
         solution, written = _solve_on_workers(state, args, options, engine, source, certificate_path, quiet)
         times = timing(compiling, solution.seconds)
     else:
@@ -338,6 +344,8 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
         if certificate_path is not None:
             written = _write_certificate(state, source, kept_search(state.game, options), certificate_path,
                                          solution.value, quiet)
+    if plainly is None:
+        engine_name = engine.value
     moves = {state.move_name(m): v for m, v in solution.moves.items()}
     names = state.game.spec.player_names
     parallel = _parallel_summary(solution)
@@ -347,7 +355,7 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
 
         print_json({"game": state.game.name, "played": state.record, "position": state.position,
                     "to_move": names[state.to_move],
-                    "engine": engine.value, "value": solution.value, "moves": moves, "nodes": solution.nodes,
+                    "engine": engine_name, "value": solution.value, "moves": moves, "nodes": solution.nodes,
                     **times, "tt_entries": None if on_ray else solution.tt_entries,
                     "certificate": written, "tablebase": getattr(args, "tablebase", None)} | parallel)
         return 0
@@ -357,7 +365,7 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
     print_values(out, f"{state.game.name}  {state.described()}  to move: {names[state.to_move]}",
                  state, solution.value, moves)
     entries = "on Ray" if on_ray else f"{solution.tt_entries:,} TT entries"
-    out.print(f"{engine.value}: {solution.nodes:,} nodes in {times['seconds']:.3f} s{compile_said(compiling, times)}, "
+    out.print(f"{engine_name}: {solution.nodes:,} nodes in {times['seconds']:.3f} s{compile_said(compiling, times)}, "
               f"{entries}"
               + (f", {parallel['workers']} workers" if parallel.get("workers", 1) > 1 else "")
               + (f", ended at the positions of {args.tablebase}" if probe is not None else ""), markup=False)
@@ -372,6 +380,24 @@ def solve_and_report(state, args: argparse.Namespace, source: str | None = None)
         out.print(f"certificate: {written['path']} ({written['nodes']:,} positions in {parts} part{'s' * (parts > 1)}, "
                   f"{written['bytes']:,} bytes, built in {written['seconds']:.2f} s)", markup=False, soft_wrap=True)
     return 0
+
+
+#: What the report names as the engine of an answer by plain play (:mod:`gameproof.search.plain`).
+PLAIN = "plain"
+
+
+def _solved_plainly(state: RulesState, args: argparse.Namespace) -> Any:
+    """The answer of plain play on the rules, nothing compiled, where `solve` asks only for values on one local
+    worker with the game's own engine and no time limit, and the position's tree is small enough; else None."""
+    if "workers" not in args or state.is_over():
+        return None
+    asked_more = (args.workers != 1, args.backend != "local", args.address is not None, args.journal is not None,
+                  args.engine is not None, args.timeout is not None)
+    if any(asked_more):
+        return None
+    from gameproof.search.plain import solve_plainly
+
+    return solve_plainly(state, with_moves=not args.value_only)
 
 
 def _parallel_summary(solution: Any) -> dict[str, Any]:
