@@ -545,3 +545,12 @@ def test_a_time_limit_ends_a_command_held_in_a_rule_that_never_returns(trapped, 
                                seconds=held_after + 60)
     assert code == 3 and "unknown: no answer within" in err and "did not stop" in err and err.count("\n") == 1
     assert time.monotonic() - began < held_after + STOP_SECONDS + 15  # start-up and loading the kernels
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads processes from /proc")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_independent_mobility_count_ends_at_once_and_leaves_nothing_behind(signum):
+    """`othello mobility --check` counts the last move on processes: Ctrl-C reaches the driver only, which stops
+    them (no traceback of theirs)."""
+    run = _gameproof("othello", "mobility", "9", "--check", "--threads", "2", "--quiet", start_new_session=True)
+    _interrupted_with_its_workers(run, signum, 0.5)

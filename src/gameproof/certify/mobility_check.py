@@ -3,7 +3,7 @@
 The claim "after exactly P moves (passes free) the side to move has at most M legal moves, and M is reached"
 is checked here without the numba enumeration that found it (:mod:`gameproof.games.othello.mobility`): this
 module imports the Othello rule functions (:mod:`gameproof.games.othello.rules`, run on Python ints) and the
-notation (and the error type), nothing from the search, its kernels, its kept levels or its symmetry tables. The positions after
+notation (the error type, and how worker processes stop), nothing from the search, its kernels, its kept levels or its symmetry tables. The positions after
 each number of moves are kept in a set, each as the least of its images under the symmetries of the square
 that map the start to itself (built here from the eight maps of a square and tested on the start), a forced
 pass taken at once and a finished game dropped; the last move is played from each position of the level
@@ -14,6 +14,7 @@ on the rules. The last level runs on `workers` processes.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from gameproof.errors import BadInput
 from gameproof.games.othello import rules
 from gameproof.games.othello.notation import PASS, tokenize_record
+from gameproof.interrupts import ctrl_c_held, die_with_driver
 
 _SIDE = 8
 _SQUARE_MAPS: tuple[Callable[[int, int], tuple[int, int]], ...] = (
@@ -119,7 +121,9 @@ def _most_after_one_more(positions: list[tuple[int, int]], workers: int) -> int:
     parts = [positions[first:first + _SPLIT] for first in range(0, len(positions), _SPLIT)]
     if workers <= 1 or len(parts) <= 1:
         return max(map(_most_in, parts), default=0)
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+    with ctrl_c_held():  # Ctrl-C reaches this process only, which stops the others (no traceback of theirs)
+        pool = multiprocessing.get_context("spawn").Pool(workers, initializer=die_with_driver, initargs=(os.getpid(),))
+    with pool:
         return max(pool.imap_unordered(_most_in, parts), default=0)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -157,7 +158,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         epilog=exit_codes("the most legal moves (with --check, counted again alike)",
                           "--check: the independent count or the witness disagrees"),
     )
-    mobility.add_argument("plies", type=int, metavar="P", help="moves played, 0 to 60")
+    mobility.add_argument("plies", type=int, metavar="P", help="moves played, 0 to 16")
     mobility.add_argument("--threads", type=int, default=1, help="search the kept positions in parallel (default 1)")
     mobility.add_argument("--check", action="store_true",
                           help="count again with the independent checker (the rules on Python ints, no search code; "
@@ -230,10 +231,11 @@ def run_perft(args: argparse.Namespace) -> int:
 
 
 def run_mobility(args: argparse.Namespace) -> int:
-    from gameproof.games.othello.mobility import most_legal_moves
+    from gameproof.games.othello.mobility import MOST_PLIES, most_legal_moves
 
-    if not 0 <= args.plies <= 60:
-        raise BadInput(f"P must be between 0 and 60, got {args.plies}")
+    if not 0 <= args.plies <= MOST_PLIES:
+        raise BadInput(f"P must be between 0 and {MOST_PLIES}, got {args.plies} (past {MOST_PLIES} moves the positions "
+                       "to keep outgrow memory; `othello reach --legal-moves N --plies P --exact` asks by SAT)")
     if args.threads < 1:
         raise BadInput(f"--threads must be at least 1, got {args.threads}")
     began = time.perf_counter()
@@ -245,7 +247,7 @@ def run_mobility(args: argparse.Namespace) -> int:
     if args.check:
         from gameproof.certify.mobility_check import check_mobility
 
-        counted = check_mobility(args.plies, peak.witness.record, args.threads)
+        counted = check_mobility(args.plies, peak.witness.record, min(args.threads, os.cpu_count() or 1))
         answer["check"] = {"most_legal_moves": counted.most, "witness_reaches": counted.witness_reaches,
                            "holds": counted.holds(peak.most), "seconds": round(counted.seconds, 3)}
     if args.json:

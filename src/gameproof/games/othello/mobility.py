@@ -23,6 +23,7 @@ import numba
 import numpy as np
 from numba import uint64
 
+from gameproof.errors import RunFailed
 from gameproof.framework.declaration import Symmetry
 from gameproof.games.othello import kernels, rules
 from gameproof.games.othello.kernels import flips, legal_moves, lowest_bit, popcount
@@ -33,6 +34,9 @@ from gameproof.jit import cached_kernel
 
 #: Moves searched from each kept position: the kept levels before them are built with duplicates removed.
 TAIL_PLIES = 4
+#: The longest games played out: after 12 moves about 140 million positions are kept (some 9 GB while the level is
+#: built), and each move more keeps about seven times as many and takes eight times as long (P = 16: hours).
+MOST_PLIES = 16
 #: Kept positions searched by one call of the parallel kernel (between two progress reports).
 CHUNK = 4096
 _SIDE = 8
@@ -210,14 +214,17 @@ def most_legal_moves(plies: int, threads: int = 1,
     """The most legal moves of the side to move after exactly `plies` moves from the start, every game
     counted, with a witness replayed on the rules. `progress(done, kept)` is called as the kept positions are
     searched; a signal stops the search (see :mod:`gameproof.interrupts`)."""
-    if not 0 <= plies <= 60:
-        raise ValueError("the mobility curve is asked after 0 to 60 moves")
+    if not 0 <= plies <= MOST_PLIES:
+        raise ValueError(f"the mobility curve is played out after 0 to {MOST_PLIES} moves")
     if threads < 1:
         raise ValueError("at least one thread")
     started = time.perf_counter()
     permutations = start_symmetries()
     kept_plies = max(0, plies - TAIL_PLIES)
-    levels = _levels(kept_plies, permutations)
+    try:
+        levels = _levels(kept_plies, permutations)
+    except MemoryError:
+        raise RunFailed(f"the positions after {kept_plies} moves do not fit in this machine's memory") from None
     kept = levels[-1]
     values = np.zeros(kept.players.size, dtype=np.uint64)
     stop = np.zeros(1, dtype=np.int64)
@@ -248,8 +255,8 @@ def most_legal_moves_plainly(plies: int, threads: int = 1) -> int:
     """The same most, a second way: every game followed on with nothing merged (no transposition, no symmetry,
     no kept level); the games after the first few moves are searched in parallel. It shares with
     :func:`most_legal_moves` only the search kernel, which the tests compare with plain play on the rules."""
-    if not 0 <= plies <= 60:
-        raise ValueError("the mobility curve is asked after 0 to 60 moves")
+    if not 0 <= plies <= MOST_PLIES:
+        raise ValueError(f"the mobility curve is played out after 0 to {MOST_PLIES} moves")
     split = min(plies, PLAIN_SPLIT_PLIES)
     players, opponents = [], []
     _games(rules.START_BLACK, rules.START_WHITE, split, players, opponents)
@@ -314,7 +321,7 @@ def _witness(levels: list[_Level], index: int, tail: int, most: int, permutation
     kept = levels[-1]
     tail_squares = np.zeros(tail, dtype=np.int64)
     if not _path(kept.players[index], kept.opponents[index], np.int64(tail), np.uint64(most), tail_squares):
-        raise RuntimeError("the enumeration's best position has no path to its count (a fault of the search)")
+        raise RunFailed("the enumeration's best position has no path to its count (a fault of the search)")
     steps = []
     for level in reversed(levels[1:]):
         steps.append((int(level.square[index]), int(level.symmetry[index])))
@@ -333,7 +340,7 @@ def _witness(levels: list[_Level], index: int, tail: int, most: int, permutation
     game = replay(_with_passes(squares))
     counted = rules.popcount(rules.legal_moves(game.player, game.opponent))
     if not game.strict or counted != most or len(squares) != len(steps) + tail:
-        raise RuntimeError(f"the witness {game.record} does not replay to {most} legal moves (a fault of the search)")
+        raise RunFailed(f"the witness {game.record} does not replay to {most} legal moves (a fault of the search)")
     return game
 
 
