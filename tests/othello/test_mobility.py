@@ -1,5 +1,6 @@
 """The mobility curve by enumeration against the SAT-proven points and a plain reference on the rules."""
 
+import gzip
 import json
 import random
 
@@ -139,3 +140,19 @@ def test_the_command_checks_with_the_independent_checker(capsys):
     answer = json.loads(capsys.readouterr().out)
     assert answer["check"] == {**answer["check"], "most_legal_moves": PROVEN[7], "witness_reaches": True,
                                "holds": True}
+
+
+def test_a_mobility_certificate_is_accepted_and_a_wrong_claim_rejected(tmp_path, capsys):
+    path = tmp_path / "m7.cert"
+    assert main(["othello", "mobility", "7", "--certificate", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["certificate"] == str(path)
+    assert main(["certificate", "check", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["accepted"] and report["most_legal_moves"] == PROVEN[7] and report["witness_reaches"]
+    document = json.loads(gzip.decompress(path.read_bytes()))
+    for forged, expected in (({"most_legal_moves": PROVEN[7] + 1}, 1), ({"most_legal_moves": PROVEN[7] - 1}, 1),
+                             ({"witness": "f5d6c5f4e3f6d3"}, 1), ({"plies": "7"}, 2), ({"witness": 7}, 2)):
+        other = tmp_path / "forged.cert"
+        other.write_bytes(gzip.compress(json.dumps(document | forged).encode()))
+        assert main(["certificate", "check", str(other), "--json"]) == expected, forged
+        capsys.readouterr()

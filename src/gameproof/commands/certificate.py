@@ -2,7 +2,9 @@
 
 Certificates are written by `gameproof solve GAME --certificate FILE`. The checker replays the game's
 plain-Python rules on every position of the file (nothing of the search that built it) and reports the
-value it proves for the side to move at the root.
+value it proves for the side to move at the root. A certificate of a point of Othello's mobility curve
+(`gameproof othello mobility P --certificate FILE`) is checked by replaying its witness and counting every
+game again on the rules (gameproof.certify.mobility_check).
 
 Exit codes: 0 accepted, 1 rejected (the position where the proof fails is named), 2 a file that cannot
 be read as a certificate, or names an unknown game.
@@ -37,7 +39,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                            epilog=exit_codes("accepted: the value is proven", "rejected (the position and the reason "
                                              "are named)", bad_input="an unreadable or malformed file (one line on "
                                              "stderr)"))
-    check.add_argument("file", metavar="FILE", help="a certificate written by `gameproof solve GAME --certificate FILE`")
+    check.add_argument("file", metavar="FILE", help="a certificate written by `gameproof solve GAME --certificate FILE` "
+                       "(or `gameproof othello mobility P --certificate FILE`)")
     check.add_argument("--rules", metavar="FILE", help="where the rules file of a game loaded from a file is now "
                        "(by default the path the certificate gives; it must hold what it held then)")
     check.add_argument("--workers", type=int, default=1, metavar="N",
@@ -80,12 +83,16 @@ def refuse_another_question(path: str, state: RulesState, force: bool) -> None:
 def run_check(args: argparse.Namespace) -> int:
     from gameproof.certify.check import check_certificate
     from gameproof.certify.distance_check import read_distance_document
+    from gameproof.certify.mobility_check import read_mobility_document
 
     if not 1 <= args.workers <= MOST_CHECK_WORKERS:
         raise BadInput(f"--workers must be between 1 and {MOST_CHECK_WORKERS}, got {args.workers}")
     distance = read_distance_document(args.file)
     if distance is not None:
         return _check_distance(args, distance)
+    mobility = read_mobility_document(args.file)
+    if mobility is not None:
+        return _check_mobility(args, mobility)
     with status_line(args.quiet or args.json, "checking the certificate") as show:
         def progress(checked: int, total: int) -> None:
             if show is not None:
@@ -124,6 +131,35 @@ def _check_distance(args: argparse.Namespace, document: dict[str, Any]) -> int:
         else:
             out.print(f"[bold red]REJECTED[/]: {_shown(str(report.finding))}", soft_wrap=True)
     return 0 if report.accepted else EXIT_REJECTED
+
+
+def _check_mobility(args: argparse.Namespace, document: dict[str, Any]) -> int:
+    """`certificate check` of an Othello mobility certificate: its witness replayed and every game counted again by
+    the independent checker, on `--workers` processes."""
+    from gameproof.certify.mobility_check import check_mobility_document
+
+    with status_line(args.quiet or args.json, "counting every game again") as show:
+        counted = check_mobility_document(args.file, document, args.workers, show)
+    claimed = document["most_legal_moves"]
+    accepted = counted.holds(claimed)
+    if args.json:
+        from gameproof.commands._output import print_json
+
+        print_json({"certificate": args.file, "game": "othello", "accepted": accepted, "plies": counted.plies,
+                    "claimed": claimed, "most_legal_moves": counted.most, "witness_reaches": counted.witness_reaches,
+                    "positions": counted.positions, "seconds": round(counted.seconds, 3)})
+    else:
+        from gameproof.commands._output import console
+
+        said = f"the most legal moves after exactly {counted.plies} moves"
+        if accepted:
+            console().print(f"[bold green]ACCEPTED[/]: othello: {said} is {claimed} (every game counted again, "
+                            f"{counted.positions:,} positions a move before the end; the witness reaches them; "
+                            f"{counted.seconds:.1f} s)")
+        else:
+            found = "" if counted.witness_reaches else "; the witness does not reach the claimed count"
+            console().print(f"[bold red]REJECTED[/]: othello: {said} is {counted.most}, not {claimed}{found}")
+    return 0 if accepted else EXIT_REJECTED
 
 
 def _print_report(report: Report, rules_at: str | None) -> None:

@@ -163,6 +163,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     mobility.add_argument("--check", action="store_true",
                           help="count again with the independent checker (the rules on Python ints, no search code; "
                           "on --threads processes): about 10 minutes for P = 11, 7 times as long a move more")
+    add_output(mobility, "--certificate", writes=Artefact.CERTIFICATE, metavar="FILE", type=output_file,
+               help="also write a certificate of the answer (gzip: the claim and its witness), which `gameproof "
+               "certificate check FILE` checks by counting every game again with the independent checker")
     mobility.add_argument("--json", action="store_true", help="print one JSON object")
     mobility.add_argument("--quiet", action="store_true", help="no progress on stderr")
     mobility.set_defaults(handler=run_mobility)
@@ -244,6 +247,11 @@ def run_mobility(args: argparse.Namespace) -> int:
             (lambda done, total: update(done, total, time.perf_counter() - began, "kept positions searched"))
         peak = most_legal_moves(args.plies, args.threads, report)
     answer = peak.to_json()
+    if args.certificate is not None:
+        from gameproof.games.othello.mobility import write_certificate
+
+        write_certificate(peak, args.certificate)
+        answer["certificate"] = args.certificate
     if args.check:
         from gameproof.certify.mobility_check import check_mobility
 
@@ -257,6 +265,8 @@ def run_mobility(args: argparse.Namespace) -> int:
         out.print(f"after exactly {args.plies} moves: at most {peak.most} legal moves; witness "
                   f"{peak.witness.record or '(the start)'} (replayed); {peak.kept:,} distinct positions after "
                   f"{peak.kept_plies} moves searched to the end in {peak.seconds:.1f} s")
+        if args.certificate is not None:
+            out.print(f"certificate: {args.certificate} (check it with `gameproof certificate check`)", markup=False)
         if args.check:
             verdict = "agrees" if answer["check"]["holds"] else "DISAGREES"
             out.print(f"independent checker (the rules on Python ints): {verdict}, at most {counted.most} legal moves, "

@@ -15,14 +15,19 @@ ints) before it is reported; a witness that does not replay is a fault, never an
 
 from __future__ import annotations
 
+import gzip
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numba
 import numpy as np
 from numba import uint64
 
+from gameproof.atomic import atomic_output
+from gameproof.certify.mobility_check import FORMAT
 from gameproof.errors import RunFailed
 from gameproof.framework.declaration import Symmetry
 from gameproof.games.othello import kernels, rules
@@ -58,6 +63,15 @@ class MobilityPeak:
         return {"plies": self.plies, "most_legal_moves": self.most, "witness": self.witness.record,
                 "kept_positions": self.kept, "kept_plies": self.kept_plies,
                 "seconds": round(self.seconds, 3)}
+
+
+def write_certificate(peak: MobilityPeak, path: str | Path) -> None:
+    """Write the certificate of `peak` (its claim and witness, for `certificate check`: the independent checker,
+    :mod:`gameproof.certify.mobility_check`, replays the witness and counts every game again)."""
+    document = {"format": FORMAT, "game": "othello", "plies": peak.plies, "most_legal_moves": peak.most,
+                "witness": peak.witness.record}
+    with atomic_output(path) as partial, gzip.open(partial, "wt") as out:
+        json.dump(document, out)
 
 
 def start_symmetries() -> np.ndarray:
