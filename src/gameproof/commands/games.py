@@ -285,7 +285,11 @@ def _answer(args: argparse.Namespace) -> int:
 
 
 def _sized_state(args: argparse.Namespace) -> RulesState:
-    """The position `args` name, with a note on stderr where a search from it would take hours or never end."""
+    """The position `args` name, with a note on stderr where a search from it would take hours or never end; a bad
+    search option is refused first (one line, before the game's remarks)."""
+    from gameproof.framework.registry import load_game
+
+    options_from_args(args, load_game(args.game))
     state = _state(args)
     args.loaded = state.game.name  # what an answer of unknown names
     note_size(state, args.timeout is not None)

@@ -95,10 +95,13 @@ def game_from_args(args: argparse.Namespace) -> MnkGame:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    from gameproof.commands._search import options_from_args
     from gameproof.commands.games import solve_and_report
     from gameproof.games.mnk.state import MnkState
 
-    return solve_and_report(state_from_args(game_from_args(args), args, MnkState), args)
+    game = game_from_args(args)
+    options_from_args(args, game)  # a bad option is refused before the game's remarks are said: one line
+    return solve_and_report(state_from_args(game, args, MnkState), args)
 
 
 def run_book_build(args: argparse.Namespace) -> int:
