@@ -156,3 +156,12 @@ def test_a_mobility_certificate_is_accepted_and_a_wrong_claim_rejected(tmp_path,
         other.write_bytes(gzip.compress(json.dumps(document | forged).encode()))
         assert main(["certificate", "check", str(other), "--json"]) == expected, forged
         capsys.readouterr()
+
+
+def test_a_certificate_past_what_the_count_can_hold_is_refused_in_one_line(tmp_path, capsys):
+    forged = tmp_path / "m40.cert"
+    forged.write_bytes(gzip.compress(json.dumps({"format": "gameproof-othello-mobility-certificate-1", "plies": 40,
+                                                 "most_legal_moves": 33, "witness": "f5"}).encode()))
+    assert main(["certificate", "check", str(forged)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert main(["othello", "mobility", "13", "--check"]) == 2

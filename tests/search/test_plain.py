@@ -53,3 +53,15 @@ def test_solve_answers_a_small_board_plainly_and_says_so(capsys):
     for asked in (["--workers", "2"], ["--timeout", "60"]):
         assert main(["solve", "examples/domineering.py:4,4", "--json", "--value-only", *asked]) == 0
         assert json.loads(capsys.readouterr().out)["engine"] == "dfpn"
+
+
+def test_rules_whose_play_goes_round_in_a_cycle_are_left_to_the_compiled_search(tmp_path):
+    """A line longer than the game's most plies (here a cycle the self-check's random games never met) is no
+    answer for plain play: it gives up, and the compiled search reports the broken rules."""
+    from gameproof.search.plain import _Negamax
+
+    state = RulesState(load_game("mnk:3,3,3"))
+    search = _Negamax(PLAIN_NODES, max_plies=4)  # as if the rules claimed games end within four plies
+    with pytest.raises(Exception) as raised:
+        search.value(state)
+    assert type(raised.value).__name__ == "_TooLarge" and state.record == ""

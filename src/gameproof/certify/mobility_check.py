@@ -36,8 +36,9 @@ from gameproof.interrupts import ctrl_c_held, die_with_driver
 
 #: The first field of a mobility certificate's document.
 FORMAT = "gameproof-othello-mobility-certificate-1"
-#: The longest games a certificate may claim about (the rules' 60 moves).
-_MOST_PLIES = 60
+#: The longest games the count checks: it keeps every position a move before the end in memory (about 20 million
+#: after 11 moves, some 4 GB as Python tuples; seven times as many a move more).
+MOST_CHECKED_PLIES = 12
 _MOST_WITNESS = 400  # characters of a witness: 60 moves and passes
 _SIDE = 8
 _SQUARE_MAPS: tuple[Callable[[int, int], tuple[int, int]], ...] = (
@@ -71,6 +72,8 @@ def check_mobility(plies: int, witness: str, workers: int = 1,
                    progress: Callable[[str], None] | None = None) -> MobilityCheck:
     """The most legal moves after exactly `plies` moves, counted over every game on the rules, and whether the
     game `witness` (a move record) is a strict game of `plies` moves reaching that many."""
+    if not 0 <= plies <= MOST_CHECKED_PLIES:
+        raise BadInput(f"the independent count checks 0 to {MOST_CHECKED_PLIES} moves, not {plies}")
     started = time.perf_counter()
     maps = _start_symmetries()
     level = {_least(_turned(rules.START_BLACK, rules.START_WHITE), maps)}
@@ -103,10 +106,13 @@ def check_mobility_document(path: str | Path, document: dict[str, Any], workers:
     """:func:`check_mobility` of the claim the certificate at `path` makes; BadInput, one line, for a document that
     does not make one."""
     plies, most, witness = document.get("plies"), document.get("most_legal_moves"), document.get("witness")
-    if document.get("format") != FORMAT or not _whole(plies, _MOST_PLIES) or not _whole(most, 64) or \
+    if document.get("format") != FORMAT or not _whole(plies, 60) or not _whole(most, 64) or \
             not isinstance(witness, str) or len(witness) > _MOST_WITNESS:
-        raise BadInput(f"certificate {path}: not a mobility claim (plies 0..{_MOST_PLIES}, most_legal_moves 0..64 and "
-                       "a witness record expected)")
+        raise BadInput(f"certificate {path}: not a mobility claim (plies 0..60, most_legal_moves 0..64 and a witness "
+                       "record expected)")
+    if plies > MOST_CHECKED_PLIES:
+        raise BadInput(f"certificate {path}: a claim after {plies} moves; the count checks claims after at most "
+                       f"{MOST_CHECKED_PLIES} (it keeps every position a move before the end in memory)")
     return check_mobility(plies, witness, workers, progress)
 
 

@@ -241,6 +241,11 @@ def run_mobility(args: argparse.Namespace) -> int:
                        "to keep outgrow memory; `othello reach --legal-moves N --plies P --exact` asks by SAT)")
     if args.threads < 1:
         raise BadInput(f"--threads must be at least 1, got {args.threads}")
+    from gameproof.certify.mobility_check import MOST_CHECKED_PLIES
+
+    if (args.check or args.certificate is not None) and args.plies > MOST_CHECKED_PLIES:
+        raise BadInput(f"--check and --certificate: the independent count checks at most {MOST_CHECKED_PLIES} moves "
+                       "(it keeps every position a move before the end in memory)")
     began = time.perf_counter()
     with job_progress(args.quiet or args.json, f"mobility after {args.plies} moves") as update:
         report = None if update is None else \

@@ -30,7 +30,7 @@ _FRAMES_IN_USE = 200
 
 
 class _TooLarge(Exception):
-    """The position's tree is larger than the budget."""
+    """The position's tree is larger than the budget, or a line outlasts the game's most plies."""
 
 
 def solve_plainly(state: RulesState, with_moves: bool = True, budget: int = PLAIN_NODES) -> Solution | None:
@@ -42,7 +42,7 @@ def solve_plainly(state: RulesState, with_moves: bool = True, budget: int = PLAI
         return None
     state.game.tables  # what the game declares for its kernels is checked as for them: a bad declaration is refused
     started = time.perf_counter()
-    search = _Negamax(budget)
+    search = _Negamax(budget, state.game.max_plies)
     moves: dict[int, Value] = {}
     try:
         if state.is_over():
@@ -61,8 +61,10 @@ def solve_plainly(state: RulesState, with_moves: bool = True, budget: int = PLAI
 class _Negamax:
     """Values of positions for the side to move, each computed once (a win cuts the moves short)."""
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, max_plies: int) -> None:
         self.budget = budget
+        self.max_plies = max_plies  # deeper, the rules are broken (a cycle, say): the compiled search says how
+        self.depth = 0
         self.nodes = 0
         self.values: dict[tuple[tuple[int, ...], int], Value] = {}
 
@@ -90,12 +92,16 @@ class _Negamax:
     def after(self, state: RulesState, move: int) -> Value:
         """The value of `move` for the side playing it."""
         mover = state.to_move
+        self.depth += 1
+        if self.depth > self.max_plies:
+            raise _TooLarge
         state.play(move)
         try:
             value = self.value(state)
             return value if state.to_move == mover else _OPPOSITE[value]
         finally:
             state.undo()
+            self.depth -= 1
 
 
 _OPPOSITE = {Value.WIN: Value.LOSS, Value.DRAW: Value.DRAW, Value.LOSS: Value.WIN}
