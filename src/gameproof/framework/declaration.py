@@ -29,7 +29,11 @@ The rule functions are:
 - optionally ``decided(*words)``: :data:`WIN` or :data:`LOSS` (or :data:`DRAW`) for the side to move where the
   position's value is certain without search (Breakthrough: a piece that nothing can stop from reaching the far row
   first), else :data:`ONGOING`. It must be the true value under the rules, never a guess: df-pn and alpha-beta end
-  the game there with it. Certificates, distances, scores and tablebases turn it off and play on to real ends.
+  the game there with it. Certificates, distances, scores and tablebases turn it off and play on to real ends;
+- optionally ``bound(*words)``: the best the side to move can reach under the rules: :data:`WIN` (which bounds
+  nothing), :data:`DRAW` (at most a draw) or :data:`LOSS` (lost) (Connect Four: the cells the other side is sure to
+  take). Like ``decided`` it must be true, never a guess: alpha-beta takes a child bounded for the other side as
+  at least that much for the side that moves there. df-pn, certificates, distances, scores and tablebases ignore it.
 
 With ``turn_argument``, each of them but ``to_move`` takes the side to move (0 for the first player) as a first
 argument.

@@ -49,9 +49,10 @@ UNKNOWN_RESULT, NO_MOVE, UNCHANGED, TOO_MANY_MOVES, DEAD_END, BAD_TURN, BAD_SCOR
 # slots of the info table g[1]: then, from INFO_MASKS on, the board's cells in each word of a layer. With INFO_SCORED
 # set (Game.scored_tables), a finished game is a win, draw or loss by its first player's score against the threshold
 # INFO_THRESHOLD (held plus THRESHOLD_OFFSET, so that the word is never negative). With INFO_DECIDED set (a game that
-# declares `decided`), a position the rules' `decided` settles ends the game there with that value (see `play`).
+# declares `decided`), a position the rules' `decided` settles ends the game there with that value (see `play`); with
+# INFO_BOUND set (a game that declares `bound`), alpha-beta takes the rules' bound on a position's value (see `bound`).
 INFO_CELLS, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM, INFO_LOOKAHEAD, INFO_SCORED, INFO_THRESHOLD, INFO_DECIDED, \
-    INFO_MASKS = range(8)
+    INFO_BOUND, INFO_MASKS = range(9)
 THRESHOLD_OFFSET = 1 << 31
 # how `remaining` bounds the plies left: the empty cells, the rules' plies_left, or not at all
 EMPTY_CELLS, PLIES_LEFT, UNBOUNDED = range(3)
@@ -81,6 +82,7 @@ R_plies_left: Callable
 R_to_move: Callable  # the side to move a position's words say (games with extra turns)
 R_score: Callable  # the final score for the side to move (games that declare one)
 R_decided: Callable  # the value for the side to move where the rules know it without search (games that declare it)
+R_bound: Callable  # the best the side to move can reach, by the rules (games that declare it)
 R_load: Callable
 WORDS: int  # words of a position
 LAYER: int  # words of a layer (of a mask of cells, and of a move's part)
@@ -93,6 +95,7 @@ HAS_PASS: bool  # whether the game has a pass_turn rule
 HAS_TURNS: bool  # whether the rules say who moves (to_move): else the sides alternate
 HAS_SCORE: bool  # whether the game declares a final score
 HAS_DECIDED: bool  # whether the game declares `decided` (else its calls are pruned: a game without it runs no test)
+HAS_BOUND: bool  # whether the game declares `bound`
 REMAINING: int  # EMPTY_CELLS, PLIES_LEFT or UNBOUNDED
 
 
@@ -490,6 +493,20 @@ def estimate(s, g, attacker):
     return bounded(for_mover), bounded(for_other)
 
 
+def bound(s, g):
+    """The best the side to move can reach, by the rules' ``bound``: 1 (a win, which bounds nothing), 0 (at most a
+    draw) or -1 (a loss); 1 for a game without it, where the tables turn it off, and for a code that is no value."""
+    if not HAS_BOUND or g[1][INFO_BOUND] == np.uint64(0):
+        return np.int64(1)
+    base = np.int64(s[0])
+    code = R_bound(*given(np.int64(s[base + WORDS + LAYER]), load(s, base)))
+    if code == LOSS:
+        return np.int64(-1)
+    if code == DRAW:
+        return np.int64(0)
+    return np.int64(1)
+
+
 def bounded(count):
     """A count of the rules' estimate within 0 .. MAX_ESTIMATE, the range the self-check holds it to only where its
     random games went: larger or negative, it would give a fresh node's proof numbers that claim a proof."""
@@ -501,14 +518,15 @@ def bounded(count):
 
 
 def without_decided(tables: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
-    """The kernel `tables` with the game's `decided` off (the same tables where it is off already): every game is then
-    played to its real end, as certificates, distances, scores and tablebases need (a position `decided` settles is
-    no end of the game to the independent checker, says nothing of the plies to the end, nor of the score)."""
+    """The kernel `tables` with the game's `decided` and `bound` off (the same tables where they are off already):
+    every game is then played to its real end, as certificates, distances, scores and tablebases need (a position
+    `decided` settles is no end of the game to the independent checker, says nothing of the plies to the end, nor of
+    the score; a bound on the value says nothing of either)."""
     info = tables[1]
-    if info[INFO_DECIDED] == 0:
+    if info[INFO_DECIDED] == 0 and info[INFO_BOUND] == 0:
         return tables
     info = info.copy()
-    info[INFO_DECIDED] = 0
+    info[INFO_DECIDED] = info[INFO_BOUND] = 0
     return (tables[0], info, *tables[2:])
 
 
@@ -641,6 +659,7 @@ def derive(game: Game, probe: bool = False) -> tuple[Kernels, Callable]:
         "R_pass": getattr(compiled, "pass_turn", nothing), "R_estimate": getattr(compiled, "estimate", no_estimate),
         "R_plies_left": getattr(compiled, "plies_left", nothing), "R_to_move": getattr(compiled, "to_move", nothing),
         "R_score": getattr(compiled, "score", nothing), "R_decided": getattr(compiled, "decided", nothing),
+        "R_bound": getattr(compiled, "bound", nothing), "HAS_BOUND": game.has_bound,
         "WORDS": game.words, "LAYER": game.layer_words, "PARTS": game.codes.parts, "BASE": game.codes.base,
         "PASS_MOVE": game.pass_move, "TURN": game.spec.turn_argument, "KEYS": len(game.symmetries),
         "HAS_PASS": game.has_passes, "HAS_TURNS": game.has_turns, "HAS_SCORE": game.has_score,
@@ -649,8 +668,8 @@ def derive(game: Game, probe: bool = False) -> tuple[Kernels, Callable]:
     }
     templates = (load, part, as_mask, given, first_parts, second_parts, third_parts, played, side_after, any_set, mover,
                  remaining, room, moves, starting_on, one_word_placements, continued, swapped, play, settled, probed,
-                 against_threshold, wins_at_once, undo, key, estimate, bounded, perft)
+                 against_threshold, wins_at_once, undo, key, estimate, bound, bounded, perft)
     made = specialise(templates, bindings, depends_on=[dfpn, borrowing], fingerprint=game.fingerprint)
     kernels = Kernels(made.mover, made.remaining, made.moves, made.play, made.undo, made.key, made.estimate, made.room,
-                      game.has_turns)
+                      made.bound, game.has_turns)
     return kernels, made.perft

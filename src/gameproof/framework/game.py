@@ -23,7 +23,7 @@ from gameproof.jit import bind_rules, compile_rules
 #: The rule functions that generic kernels call with ``f(*words)`` (never inlined), besides a ``legal_<part>``
 #: for each part of a move after the first.
 ENTRY_POINTS = ("start", "legal", "play", "result", "pass_turn", "estimate", "plies_left", "to_move", "score",
-                "decided")
+                "decided", "bound")
 #: Derived kernels by fingerprint and number of symmetries, so that equal games built apart (two
 #: ``MnkGame(3, 3, 3)``) compile once.
 _DERIVED: dict[tuple[str, int], tuple[Any, Any]] = {}
@@ -145,6 +145,11 @@ class Game:
         """Whether the rules declare ``decided``: a position's value, where they know it without search."""
         return callable(getattr(self.spec.rules, "decided", None))
 
+    @property
+    def has_bound(self) -> bool:
+        """Whether the rules declare ``bound``: the best the side to move can reach, where they know it."""
+        return callable(getattr(self.spec.rules, "bound", None))
+
     def require_score(self) -> None:
         """BadInput, one line, unless the game declares a final ``score``."""
         if not self.has_score:
@@ -237,7 +242,7 @@ class Game:
         digest.update(repr(sorted(self.constants.items())).encode())
         digest.update(repr((self.words, self.spec.perspective, self.has_passes, self.spec.parts, self.layer_words,
                             self.spec.turn_argument, self.has_plies_left, self.has_turns, self.has_score,
-                            self.has_decided)).encode())
+                            self.has_decided, self.has_bound)).encode())
         return digest.hexdigest()[:16]
 
     @property
@@ -361,6 +366,7 @@ class Game:
         info[derived.INFO_TO_MOVE_TERM] = self.to_move_term
         info[derived.INFO_LOOKAHEAD] = self.spec.lookahead
         info[derived.INFO_DECIDED] = self.has_decided  # off where a real end is needed: derived.without_decided
+        info[derived.INFO_BOUND] = self.has_bound  # the same
         info[derived.INFO_MASKS:] = self.board.word_masks()
         return self.key_weights, info, self.move_ranks
 
@@ -380,6 +386,7 @@ class Game:
         info[derived.INFO_THRESHOLD] = threshold + derived.THRESHOLD_OFFSET
         info[derived.INFO_LOOKAHEAD] = 0  # "the other side wins at once" is no loss against a threshold
         info[derived.INFO_DECIDED] = 0  # nor is a position `decided` settles a score
+        info[derived.INFO_BOUND] = 0  # nor does a bound on the value bound the score
         return weights, info, ranks
 
     def absolute(self, words: tuple[int, ...], to_move: int) -> tuple[int, ...]:

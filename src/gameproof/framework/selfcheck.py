@@ -316,6 +316,12 @@ class _Checker:
         if not is_int(code) or code not in RESULT_NAMES:
             raise self.fail("decided()", f"returned {shown(code)}, not one of ONGOING, WIN, LOSS, DRAW", at)
 
+    def bound(self, words: tuple[int, ...], at: _At) -> None:
+        """That ``bound`` gives WIN, DRAW or LOSS (whether it is true takes a search: the game's tests check it)."""
+        code = self.call("bound", at, words)
+        if not is_int(code) or code not in (WIN, DRAW, LOSS):
+            raise self.fail("bound()", f"returned {shown(code)}, not one of WIN, DRAW, LOSS", at)
+
     def plies_left(self, words: tuple[int, ...], at: _At) -> int:
         bound = self.call("plies_left", at, words)
         if not is_int(bound) or not 0 <= bound <= self.game.max_plies:
@@ -399,6 +405,8 @@ class _Checker:
                 self.estimate(words, at)
             if legal and self.game.has_decided:
                 self.decided(words, at)
+            if legal and self.game.has_bound:
+                self.bound(words, at)
             if self.game.has_plies_left:
                 bounds.append((self.plies_left(words, at) + len(self.moves), at))
             for image in self.images:

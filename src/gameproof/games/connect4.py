@@ -12,13 +12,14 @@ import sys
 from gameproof.errors import BadInput
 from gameproof.framework.bits import popcount
 from gameproof.framework.column_moves import COLUMN_MOVES
-from gameproof.framework.declaration import DRAW, LOSS, Board, Engine, GameSpec, Notation, Parameter, Symmetry
+from gameproof.framework.declaration import DRAW, LOSS, WIN, Board, Engine, GameSpec, Notation, Parameter, Symmetry
 
 # The standard 7×6 board; `constants` gives them for other sizes.
 WIDTH, HEIGHT = 7, 6
 STRIDE = HEIGHT + 1
 BOTTOM = sum(1 << (column * STRIDE) for column in range(WIDTH))  # bit 0 of each column
 CELLS = BOTTOM * ((1 << HEIGHT) - 1)
+PAIR_TOPS = BOTTOM * sum(1 << row for row in range(1, HEIGHT, 2))  # rows 2, 4, 6: the upper cell of each pair
 M64 = 0xFFFF_FFFF_FFFF_FFFF
 
 
@@ -29,7 +30,7 @@ def constants(width, height):
     stride = height + 1
     bottom = sum(1 << (column * stride) for column in range(width))
     return {"WIDTH": width, "HEIGHT": height, "STRIDE": stride, "BOTTOM": bottom,
-            "CELLS": bottom * ((1 << height) - 1)}
+            "CELLS": bottom * ((1 << height) - 1), "PAIR_TOPS": bottom * sum(1 << row for row in range(1, height, 2))}
 
 
 def start():
@@ -65,6 +66,25 @@ def result(player, opponent):
     return DRAW
 
 
+def bound(player, opponent):
+    """The best the side to move can reach. At most a draw where the side to move has no four left to make, even
+    with every empty cell. On a board of even height, with the first player to move (an even number of pieces, so
+    an even number of columns of odd height), the second player can follow claimeven: answer a move in a column of
+    even height on top of it, and one in a column of odd height in another such column (there is one: their number
+    was even). It then takes every empty cell of rows 2, 4, 6 … but those playable now; if the first player cannot
+    make four even with every other cell, the first player reaches at most a draw, and loses if those cells make
+    the second player four."""
+    occupied = player | opponent
+    empty = CELLS & ~occupied
+    if has_four(player | empty) == 0:
+        return DRAW
+    if HEIGHT % 2 == 0 and popcount(occupied) % 2 == 0:
+        theirs = opponent | (PAIR_TOPS & empty & ~((occupied + BOTTOM) & CELLS))
+        if has_four(CELLS & ~theirs) == 0:
+            return LOSS if has_four(theirs) != 0 else DRAW
+    return WIN
+
+
 def completing(pieces, step):
     """Cells that would complete four `pieces` in a row along `step` (wherever the gap is)."""
     up1, up2, up3 = (pieces << step) & M64, (pieces << (2 * step)) & M64, (pieces << (3 * step)) & M64
@@ -72,16 +92,33 @@ def completing(pieces, step):
     return (up1 & up2 & up3) | (down1 & down2 & down3) | (up1 & up2 & down1) | (up1 & down1 & down2)
 
 
+def threat_cells(pieces, empty):
+    """The empty cells where `pieces` would complete four in a row."""
+    return (completing(pieces, 1) | completing(pieces, STRIDE) | completing(pieces, STRIDE - 1)
+            | completing(pieces, STRIDE + 1)) & empty
+
+
 def threats(pieces, empty):
     """Number of empty cells where `pieces` would complete four in a row."""
-    return popcount((completing(pieces, 1) | completing(pieces, STRIDE) | completing(pieces, STRIDE - 1)
-                     | completing(pieces, STRIDE + 1)) & empty)
+    return popcount(threat_cells(pieces, empty))
+
+
+def pressure(mine, theirs, playable):
+    """How much one side's threat cells `mine` press the other: those not right above a threat of the other side's
+    (`theirs`), most of all those one or two cells above a playable cell (`playable`), which the other side cannot
+    let the column reach."""
+    useful = mine & ~(theirs << 1)
+    above = (playable << 1) & CELLS
+    return 12 * popcount(useful & above) + 5 * popcount(useful & (above << 1)) + 3 * popcount(useful)
 
 
 def estimate(player, opponent):
-    """Threat cells of the side to move and of the other side."""
-    empty = CELLS & ~(player | opponent)
-    return threats(player, empty), threats(opponent, empty)
+    """The pressure of the side to move's threats and of the other side's."""
+    occupied = player | opponent
+    empty = CELLS & ~occupied
+    playable = (occupied + BOTTOM) & CELLS
+    mine, theirs = threat_cells(player, empty), threat_cells(opponent, empty)
+    return pressure(mine, theirs, playable), pressure(theirs, mine, playable)
 
 
 def centre_first(width, height):

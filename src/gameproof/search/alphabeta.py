@@ -8,7 +8,9 @@ many lines end in draws (Connect Four) suit it better than proof numbers.
 
 Where many plies are left, a node looks up every child in the table before it searches any (an enhanced
 transposition cutoff: a child already shown to lose ends the node without a search); where few are, it neither
-looks itself up nor stores itself, since a search that small costs less than a table miss.
+looks itself up nor stores itself, since a search that small costs less than a table miss. Where the rules declare
+a ``bound`` on the value of a position (Connect Four: the cells the other side is sure to take), each child's is
+read as it is played: the least the other side's bound there leaves this side is a value this side has.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ _AGAIN = 1 << 62  # added to a child's move in bmove where the same side moves a
 CHILDREN_LOOKED_UP_ABOVE = 12
 #: Positions with at most this many plies left are searched without the table.
 UNTABLED_AT_MOST = 3
+#: The null windows of the two questions that value a position: does the side to move win? does it draw?
+WINS, DRAWS = (0, 1), (-1, 0)
 
 K_mover: Callable
 K_remaining: Callable
@@ -53,6 +57,7 @@ K_play: Callable
 K_undo: Callable
 K_key: Callable
 K_estimate: Callable
+K_bound: Callable
 K_turns: bool
 
 
@@ -108,8 +113,13 @@ def _negamax(s, g, words, bits, lanes, alpha, beta, depth, bmove, bscore, bkey, 
             if left - 1 > UNTABLED_AT_MOST:
                 ttmod.prefetch(words, bits, child)
             against_me, against_them = K_estimate(s, g, me)
+            again = K_turns and K_mover(s) == me
+            if not again:
+                floor = -K_bound(s, g)  # the most the other side reaches there is the least this side does
+                if floor > best:
+                    best = floor
             bkey[depth, m] = child
-            bmove[depth, m] = move | _AGAIN if K_turns and K_mover(s) == me else move
+            bmove[depth, m] = move | _AGAIN if again else move
             bscore[depth, m] = against_them - against_me
             m += 1
         elif result >= FIRST_FAULT:
@@ -222,28 +232,34 @@ class AlphaBeta:
 
     def value(self, state: np.ndarray, progress: Callable[[int, int, int], None] | None = None,
               chunk: int = 1 << 22) -> int:
-        """-1, 0 or 1 for the side to move in the non-terminal `state`. Runs in chunks of `chunk` nodes,
-        reporting (nodes, TT entries, TT capacity) to `progress` between them; the table carries the work over."""
+        """-1, 0 or 1 for the side to move in the non-terminal `state`, by two questions with null windows: does it
+        win? and, where it does not, does it draw? (fewer nodes than one search of the whole window: Connect Four
+        7×6 189 M against 232 M). Runs in chunks of `chunk` nodes, reporting (nodes, TT entries, TT capacity) to
+        `progress` between them; the table carries the work over."""
         s = state.copy()
         o, stats, lanes = self.options, self._stats, self.table.lanes
         root_key = np.uint64(self.kernels.key(s, self.tables)) ^ _SALT
         answered = int(root_key % np.uint64(ANSWERED))
         stats[_LANE], stats[_LANES], stats[_ANSWERED] = o.lane, o.lanes, answered
         lanes[o.lane, LANE_QUESTION] = root_key
+        alpha, beta = WINS
         while True:
             stats[_LIMIT] = stats[_NODES] + chunk
             if self._abandoned:
                 raise Abandoned
             stats[ROOM] = min(self.kernels.room(s), self._bmove.shape[0])
             with stoppable(stats, HALT):
-                value = self._negamax(s, self.tables, self.table.words, self.table.bits, lanes, -1, 1, 0, self._bmove,
-                                      self._bscore, self._bkey, stats)
+                value = self._negamax(s, self.tables, self.table.words, self.table.bits, lanes, alpha, beta, 0,
+                                      self._bmove, self._bscore, self._bkey, stats)
             raise_for_halt(stats, HALT, self.max_depth)
             lanes[o.lane, :LANE_DEPTH] = 0
+            s = state.copy()
+            if value != ABORTED and (alpha, beta) == WINS and value < 1:
+                alpha, beta = DRAWS  # no win: a draw?
+                continue
             if value != ABORTED:
                 lanes[0, answered] = root_key  # for the other threads (read by nobody when alone)
-                return int(value)
-            s = state.copy()
+                return 1 if (alpha, beta) == WINS else 0 if value >= 0 else -1
             if stats[_LANES] > 1:
                 found, low, high = ttmod.lookup(self.table.words, self.table.bits, root_key)
                 if found and low == high:  # another thread's value

@@ -64,7 +64,8 @@ class Kernels(NamedTuple):
     fault (a :class:`~gameproof.interrupts.Halt` from FIRST_FAULT on, after which ``s`` is left as it is); undo(s, g, move);
     key(s, g) -> uint64 canonical key; estimate(s, g, attacker) -> (threats against the attacker,
     threats against the defender), counts that make a fresh node 1 + weight × count; room(s) -> how many
-    more frames ``s`` holds (a search never plays deeper). ``turns``: whether a move may leave the same side to
+    more frames ``s`` holds (a search never plays deeper); bound(s, g) -> the best the side to move can reach by the
+    rules (1 win, 0 draw, -1 loss; 1 where they say nothing), which alpha-beta uses. ``turns``: whether a move may leave the same side to
     move (the game's rules say who moves); the searches bind it as a constant, so that a game whose sides
     alternate runs no test of it.
     """
@@ -77,6 +78,7 @@ class Kernels(NamedTuple):
     key: Callable
     estimate: Callable
     room: Callable
+    bound: Callable
     turns: bool = False
 
 

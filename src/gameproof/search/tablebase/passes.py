@@ -79,7 +79,7 @@ def lookahead_free(game: Game) -> tuple[np.ndarray, ...]:
     weights, info, ranks = game.tables
     info = info.copy()
     info[derived.INFO_LOOKAHEAD] = 0
-    info[derived.INFO_DECIDED] = 0
+    info[derived.INFO_DECIDED] = info[derived.INFO_BOUND] = 0
     return weights, info, ranks
 
 
