@@ -564,3 +564,16 @@ def test_a_bad_search_option_is_refused_before_the_games_remarks(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("gameproof: error: ") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(("argv", "epsilon"), [(["solve", "othello:4"], 0), (["solve", "mnk:3,3,3"], 0.25),
+                                               (["solve", "hex:3", "--epsilon", "0.5"], 0.5),
+                                               (["solve", "mnk:3,3,3", "--epsilon", "0"], 0)])
+def test_df_pn_takes_the_epsilon_the_game_declares_unless_told(argv, epsilon):
+    from gameproof.api.running import options_for
+    from gameproof.commands._search import options_from_args
+    from gameproof.framework.registry import load_game
+
+    game = load_game(argv[1])
+    assert options_from_args(build_parser().parse_args(argv), game).epsilon == epsilon
+    assert options_for(game, 16).epsilon == game.spec.epsilon

@@ -289,6 +289,10 @@ BROKEN_DECLARATIONS = {
     "pieces for fewer words": (_declared("board=lambda: Board(1, 4), pieces='X'"), "pieces must give"),
     "a negative estimate weight": (_declared("board=lambda: Board(1, 4), estimate_weight=-1"), "estimate_weight must be"),
     "an estimate weight of True": (_declared("board=lambda: Board(1, 4), estimate_weight=True"), "estimate_weight must be"),
+    "an ε of nan": (_declared("board=lambda: Board(1, 4), epsilon=float('nan')"), "epsilon must be"),
+    "a negative ε": (_declared("board=lambda: Board(1, 4), epsilon=-0.5"), "epsilon must be"),
+    "an ε past the largest": (_declared("board=lambda: Board(1, 4), epsilon=1e9"), "epsilon must be"),
+    "an ε of text": (_declared("board=lambda: Board(1, 4), epsilon='0'"), "epsilon must be"),
 }
 
 
@@ -361,7 +365,7 @@ _SCALARS = st.one_of(st.integers(-2**66, 2**66), st.sampled_from([0, 1, 15, 2**6
 _VALUES = st.one_of(_SCALARS, st.lists(_SCALARS, max_size=5).map(tuple))
 _RULES = ("start", "legal", "play", "result", "pass_turn", "estimate")
 _FIELDS = ("board", "constants", "max_plies", "move_order", "symmetries", "pieces", "player_names", "perspective",
-           "parameters", "name", "estimate_weight")
+           "parameters", "name", "estimate_weight", "epsilon")
 
 
 def _junk_rules(function: str, value: object) -> tuple[str, str]:

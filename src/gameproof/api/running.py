@@ -76,8 +76,8 @@ def check_timeout(timeout: float | None) -> None:
 
 
 def options_for(game: Game, tt_mb: float) -> Options:
-    """The search options of `game` (its declared estimate weight, as the commands use it) with a transposition table
+    """The search options of `game` (its declared estimate weight and ε, as the commands use them) with a transposition table
     of `tt_mb` MiB; BadInput unless that is a positive number."""
     if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not (math.isfinite(tt_mb) and tt_mb > 0):
         raise BadInput(f"tt_mb must be a positive number of MiB, not {tt_mb!r:.40}")
-    return Options(heuristic=game.spec.estimate_weight, tt_mb=tt_mb)
+    return Options(heuristic=game.spec.estimate_weight, epsilon=game.spec.epsilon, tt_mb=tt_mb)

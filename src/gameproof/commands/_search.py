@@ -21,15 +21,16 @@ if TYPE_CHECKING:
     from gameproof.search.jobs import Backend
 
 
-#: Bounds on the search switches: the search keeps them in 64-bit integers (ε in thousandths); the estimate's
-#: weight is bounded by the declaration's MOST_ESTIMATE_WEIGHT.
-MOST_EPSILON, MOST_BRUTE_FORCE = 1000.0, 64
+#: Bounds on the search switches: the search keeps them in 64-bit integers; ε and the estimate's weight are
+#: bounded by the declaration's MOST_EPSILON and MOST_ESTIMATE_WEIGHT.
+MOST_BRUTE_FORCE = 64
 
 
 def search_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tt-mb", type=float, default=128.0, help="transposition table memory in MiB (default 128)")
     parser.add_argument("--no-wpns", action="store_true", help="plain proof numbers instead of weak proof numbers")
-    parser.add_argument("--epsilon", type=float, default=0.25, help="the 1+ε threshold trick (0 turns it off; default 0.25)")
+    parser.add_argument("--epsilon", type=float, help="the 1+ε threshold trick (0 turns it off; default: the game's "
+                        "epsilon, 0.25 unless it declares another)")
     parser.add_argument("--heuristic", type=int, metavar="W", help="fresh nodes start at 1 + W × the rules' estimate "
                         "(0 turns it off; default: the game's estimate_weight, 16 unless it declares another)")
     parser.add_argument("--brute-force", type=int, default=5, metavar="N",
@@ -59,18 +60,20 @@ def backend_from_args(args: argparse.Namespace) -> Backend:
 
 
 def options_from_args(args: argparse.Namespace, game: Game) -> Options:
-    """The search options `args` give for `game` (whose declared estimate weight stands unless --heuristic is given)."""
-    from gameproof.framework.declaration import MOST_ESTIMATE_WEIGHT
+    """The search options `args` give for `game` (whose declared estimate weight and ε stand unless --heuristic and
+    --epsilon are given)."""
+    from gameproof.framework.declaration import MOST_EPSILON, MOST_ESTIMATE_WEIGHT
     from gameproof.search.dfpn import Options
 
     if not (math.isfinite(args.tt_mb) and args.tt_mb > 0):
         raise BadInput(f"--tt-mb must be a positive number of MiB, got {args.tt_mb}")
     heuristic = game.spec.estimate_weight if args.heuristic is None else args.heuristic
-    for option, value, most in (("--epsilon", args.epsilon, MOST_EPSILON), ("--heuristic", heuristic, MOST_ESTIMATE_WEIGHT),
+    epsilon = game.spec.epsilon if args.epsilon is None else args.epsilon
+    for option, value, most in (("--epsilon", epsilon, MOST_EPSILON), ("--heuristic", heuristic, MOST_ESTIMATE_WEIGHT),
                                 ("--brute-force", args.brute_force, MOST_BRUTE_FORCE)):
         if not 0 <= value <= most:  # also refuses nan
             raise BadInput(f"{option} must be between 0 and {most}, got {value}")
-    return Options(wpns=not args.no_wpns, epsilon=args.epsilon, heuristic=heuristic,
+    return Options(wpns=not args.no_wpns, epsilon=epsilon, heuristic=heuristic,
                    brute_force=args.brute_force, tt_mb=args.tt_mb)
 
 

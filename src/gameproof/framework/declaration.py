@@ -74,6 +74,9 @@ MAX_ESTIMATE = 2**16 - 1
 #: df-pn's weight of the estimate's counts unless a game declares another, and the largest a game or
 #: ``--heuristic`` may give (a fresh node's numbers, 1 + weight × count, must stay below infinity).
 ESTIMATE_WEIGHT, MOST_ESTIMATE_WEIGHT = 16, 1_000_000
+#: df-pn's ε of the 1+ε threshold trick unless a game declares another, and the largest a game or ``--epsilon``
+#: may give (the search keeps it in thousandths, in 64-bit integers).
+EPSILON, MOST_EPSILON = 0.25, 1000.0
 
 
 class RulesError(BadInput):
@@ -316,7 +319,8 @@ class GameSpec:
     ``lookahead``, search treats a move after which the other side can win at once as lost (worth it
     where such wins are common and moves are cheap, as in Connect Four). ``engine`` is the search that
     ``gameproof solve`` uses unless told otherwise. ``estimate_weight``: df-pn starts a fresh node at
-    1 + weight × the estimate's count (0: the estimate unused) unless ``--heuristic`` says otherwise.
+    1 + weight × the estimate's count (0: the estimate unused) unless ``--heuristic`` says otherwise; ``epsilon``:
+    df-pn's ε of the 1+ε trick (0 turns it off) unless ``--epsilon`` says otherwise.
 
     ``symmetries``: the board symmetries under which the rules are unchanged (a tuple, or a function of the
     parameters giving one); none is assumed (identity only) unless declared. ``max_plies(**parameters)``:
@@ -361,6 +365,7 @@ class GameSpec:
     lookahead: bool = False
     engine: Engine = Engine.DFPN
     estimate_weight: int = ESTIMATE_WEIGHT
+    epsilon: float = EPSILON
     aliases: tuple[str, ...] = ()
     position_format: PositionFormat | None = None
     repetition: Repetition | None = None
@@ -401,6 +406,9 @@ class GameSpec:
                 or not 0 <= self.estimate_weight <= MOST_ESTIMATE_WEIGHT):
             raise TypeError(f"game {self.name!r}: estimate_weight must be a whole number 0..{MOST_ESTIMATE_WEIGHT}, "
                             f"not {self.estimate_weight!r:.60}")
+        if (not isinstance(self.epsilon, (int, float)) or isinstance(self.epsilon, bool)
+                or not 0 <= self.epsilon <= MOST_EPSILON):  # also refuses nan
+            raise TypeError(f"game {self.name!r}: epsilon must be a number 0..{MOST_EPSILON:g}, not {self.epsilon!r:.60}")
         if callable(getattr(self.rules, "to_move", None)) and (self.perspective or self.lookahead):
             raise TypeError(f"game {self.name!r}: a game whose rules say who moves (to_move) must declare "
                             "perspective=False (its words are absolute) and no lookahead")

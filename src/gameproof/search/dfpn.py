@@ -26,7 +26,7 @@ from numba import njit
 
 from gameproof import borrowed as borrowing
 from gameproof.borrowed import borrowed
-from gameproof.framework.declaration import ESTIMATE_WEIGHT
+from gameproof.framework.declaration import EPSILON, ESTIMATE_WEIGHT
 from gameproof.interrupts import FIRST_FAULT, Halt, RulesBroken, out_of_time, stoppable, wait_for_signal
 from gameproof.jit import specialise
 from gameproof.search import tt as ttmod
@@ -87,7 +87,7 @@ class Options:
     """Search switches (for measurement), the transposition-table budget, and which table to use."""
 
     wpns: bool = True
-    epsilon: float = 0.25
+    epsilon: float = EPSILON
     heuristic: int = ESTIMATE_WEIGHT  # weight of the rules' estimate in a fresh node's numbers; 0 = off
     brute_force: int = 5
     tt_mb: float = 128.0
