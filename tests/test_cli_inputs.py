@@ -566,9 +566,9 @@ def test_a_bad_search_option_is_refused_before_the_games_remarks(argv, capsys):
     assert err.startswith("gameproof: error: ") and err.count("\n") == 1, err
 
 
-@pytest.mark.parametrize(("argv", "epsilon"), [(["solve", "othello:4"], 0), (["solve", "mnk:3,3,3"], 0.25),
+@pytest.mark.parametrize(("argv", "epsilon"), [(["solve", "othello:4"], 0), (["solve", "mnk-misere:3,3,3"], 0.25),
                                                (["solve", "hex:3", "--epsilon", "0.5"], 0.5),
-                                               (["solve", "mnk:3,3,3", "--epsilon", "0"], 0)])
+                                               (["solve", "mnk-misere:3,3,3", "--epsilon", "0"], 0)])
 def test_df_pn_takes_the_epsilon_the_game_declares_unless_told(argv, epsilon):
     from gameproof.api.running import options_for
     from gameproof.commands._search import options_from_args

@@ -29,8 +29,8 @@ MOST_BRUTE_FORCE = 64
 def search_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tt-mb", type=float, default=128.0, help="transposition table memory in MiB (default 128)")
     parser.add_argument("--no-wpns", action="store_true", help="plain proof numbers instead of weak proof numbers")
-    parser.add_argument("--epsilon", type=float, help="the 1+ε threshold trick (0 turns it off; default: the game's "
-                        "epsilon, 0.25 unless it declares another)")
+    parser.add_argument("--epsilon", type=float, help="the 1+ε threshold trick's ε (0 turns it off; default: the "
+                        "game's epsilon, 0 unless it declares another)")
     parser.add_argument("--heuristic", type=int, metavar="W", help="fresh nodes start at 1 + W × the rules' estimate "
                         "(0 turns it off; default: the game's estimate_weight, 16 unless it declares another)")
     parser.add_argument("--brute-force", type=int, default=5, metavar="N",

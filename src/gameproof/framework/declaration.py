@@ -74,9 +74,10 @@ MAX_ESTIMATE = 2**16 - 1
 #: df-pn's weight of the estimate's counts unless a game declares another, and the largest a game or
 #: ``--heuristic`` may give (a fresh node's numbers, 1 + weight × count, must stay below infinity).
 ESTIMATE_WEIGHT, MOST_ESTIMATE_WEIGHT = 16, 1_000_000
-#: df-pn's ε of the 1+ε threshold trick unless a game declares another, and the largest a game or ``--epsilon``
-#: may give (the search keeps it in thousandths, in 64-bit integers).
-EPSILON, MOST_EPSILON = 0.25, 1000.0
+#: df-pn's ε of the 1+ε threshold trick unless a game declares another (0: the trick off, which every game measured
+#: searches faster without but misère m,n,k; docs/benchmarks.md), and the largest a game or ``--epsilon`` may give
+#: (the search keeps it in thousandths, in 64-bit integers).
+EPSILON, MOST_EPSILON = 0.0, 1000.0
 
 
 class RulesError(BadInput):

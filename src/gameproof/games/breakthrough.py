@@ -287,5 +287,4 @@ GAME = GameSpec(
     parts=("from", "to"),
     joiners=("-",),
     turn_argument=True,
-    epsilon=0,  # df-pn without the 1+ε trick: 5x5 in 14.6 M nodes instead of 16.1 M (docs/benchmarks.md)
 )

@@ -179,5 +179,4 @@ GAME = GameSpec(
     move_order=centre_first,
     pieces="XO",
     player_names=("black", "white"),
-    epsilon=0,  # df-pn without the 1+ε trick: 5x5 after b2 in 2.1 M nodes instead of 5.7 M (docs/benchmarks.md)
 )

@@ -234,9 +234,6 @@ GAME = GameSpec(
     # Mobility counts run higher than m,n,k's threat counts: at 8 rather than 16, df-pn proves 6x6 in 0.8 G
     # nodes instead of 1.3 G (docs/benchmarks.md, "Othello 6x6: the estimate's weight").
     estimate_weight=8,
-    # Without the 1+ε trick df-pn proves 6x6 in 0.23 G nodes instead of 0.82 G (docs/benchmarks.md, "df-pn
-    # without the 1+ε trick").
-    epsilon=0,
     aliases=("reversi",),
     position_format=OBF_BOARD,  # --position as edax's .obf files and the FFO positions write them
 )
