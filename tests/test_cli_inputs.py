@@ -558,9 +558,11 @@ def test_perft_takes_quiet_as_the_other_long_commands_do(capsys):
 
 
 @pytest.mark.parametrize("argv", [["mnk", "solve", "--rows", "1", "--cols", "1", "--k", "1", "--tt-mb", "0"],
-                                  ["solve", "mnk:1,1,1", "--tt-mb", "0"], ["solve", "mnk:1,1,1", "--epsilon", "-1"]])
+                                  ["solve", "mnk:1,1,1", "--tt-mb", "0"], ["solve", "mnk:1,1,1", "--epsilon", "-1"],
+                                  ["solve", "mnk:1,1,1", "--score"]])
 def test_a_bad_search_option_is_refused_before_the_games_remarks(argv, capsys):
-    """k = 1 has a remark (the first move wins); a bad option is the one line said, not a line after it."""
+    """k = 1 has a remark (the first move wins); a bad option (or --score for a game without a score) is the one
+    line said, not a line after it."""
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("gameproof: error: ") and err.count("\n") == 1, err

@@ -286,10 +286,13 @@ def _answer(args: argparse.Namespace) -> int:
 
 def _sized_state(args: argparse.Namespace) -> RulesState:
     """The position `args` name, with a note on stderr where a search from it would take hours or never end; a bad
-    search option is refused first (one line, before the game's remarks)."""
+    search option, and --score for a game without a score, are refused first (one line, before the game's remarks)."""
     from gameproof.framework.registry import load_game
 
-    options_from_args(args, load_game(args.game))
+    game = load_game(args.game)
+    options_from_args(args, game)
+    if args.score and not args.distance:
+        game.require_score()
     state = _state(args)
     args.loaded = state.game.name  # what an answer of unknown names
     note_size(state, args.timeout is not None)
