@@ -293,7 +293,7 @@ def _sized_state(args: argparse.Namespace) -> RulesState:
     options_from_args(args, game)
     if args.score and not args.distance:
         game.require_score()
-    state = _state(args)
+    state = state_from_args(game, args)
     args.loaded = state.game.name  # what an answer of unknown names
     note_size(state, args.timeout is not None)
     return state
