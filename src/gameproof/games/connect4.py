@@ -49,10 +49,15 @@ def has_four(pieces):
             | in_line(pieces, STRIDE + 1))
 
 
+def playable(occupied):
+    """The lowest empty cell of each column not full, given the `occupied` cells."""
+    return (occupied + BOTTOM) & CELLS
+
+
 def legal(player, opponent):
     if has_four(opponent) != 0:
         return 0
-    return ((player | opponent) + BOTTOM) & CELLS
+    return playable(player | opponent)
 
 
 def play(player, opponent, move):
@@ -79,7 +84,7 @@ def bound(player, opponent):
     if has_four(player | empty) == 0:
         return DRAW
     if HEIGHT % 2 == 0 and popcount(occupied) % 2 == 0:
-        theirs = opponent | (PAIR_TOPS & empty & ~((occupied + BOTTOM) & CELLS))
+        theirs = opponent | (PAIR_TOPS & empty & ~playable(occupied))
         if has_four(CELLS & ~theirs) == 0:
             return LOSS if has_four(theirs) != 0 else DRAW
     return WIN
@@ -103,12 +108,12 @@ def threats(pieces, empty):
     return popcount(threat_cells(pieces, empty))
 
 
-def pressure(mine, theirs, playable):
+def pressure(mine, theirs, moves):
     """How much one side's threat cells `mine` press the other: those not right above a threat of the other side's
-    (`theirs`), most of all those one or two cells above a playable cell (`playable`), which the other side cannot
+    (`theirs`), most of all those one or two cells above a playable cell (`moves`), which the other side cannot
     let the column reach."""
     useful = mine & ~(theirs << 1)
-    above = (playable << 1) & CELLS
+    above = (moves << 1) & CELLS
     return 12 * popcount(useful & above) + 5 * popcount(useful & (above << 1)) + 3 * popcount(useful)
 
 
@@ -116,9 +121,9 @@ def estimate(player, opponent):
     """The pressure of the side to move's threats and of the other side's."""
     occupied = player | opponent
     empty = CELLS & ~occupied
-    playable = (occupied + BOTTOM) & CELLS
+    moves = playable(occupied)
     mine, theirs = threat_cells(player, empty), threat_cells(opponent, empty)
-    return pressure(mine, theirs, playable), pressure(theirs, mine, playable)
+    return pressure(mine, theirs, moves), pressure(theirs, mine, moves)
 
 
 def centre_first(width, height):
