@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -12,11 +13,12 @@ import pytest
 from gameproof.certify.check import check_certificate
 from gameproof.certify.records import Value, write_certificate
 from gameproof.cli import main
-from gameproof.framework.declaration import LOSS
+from gameproof.framework.declaration import LOSS, ONGOING, WIN
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 from gameproof.search.certificate import certify
 from gameproof.search.dfpn import Options
+from gameproof.search.parallel import solve_on_workers
 from gameproof.search.perft import fast_perft, perft
 from gameproof.search.solve import kept_search, solve
 
@@ -118,6 +120,84 @@ def test_a_chain_across_the_word_boundary_joins():
         to_move = 1 - to_move
     assert rules.legal(to_move, *words) == (0, 0)
     assert reference.has_won(as_reference(rules, words, to_move), reference.BLACK)
+
+
+# --- decided: connections by pairs of cells, against the reference's search -----------------------------------
+
+
+def reachable(n: int) -> set[tuple[tuple[int, int, int, int], int]]:
+    """Every unfinished position of hex:n (its words and the side to move)."""
+    rules, seen = rules_of(n), set()
+
+    def visit(words, to_move):
+        if (words, to_move) in seen or rules.legal(to_move, *words) == (0, 0):
+            return
+        seen.add((words, to_move))
+        for move in rule_moves(rules, words, to_move):
+            visit(rules.play(to_move, *words, *cell_words(rules, move)), 1 - to_move)
+
+    visit(rules.start(), 0)
+    return seen
+
+
+def sampled(n: int, count: int, fewest_stones: int) -> list[tuple[tuple[int, int, int, int], int]]:
+    """`count` unfinished positions of hex:n with `fewest_stones` stones or more, from random games."""
+    rules, rng, found = rules_of(n), random.Random(f"decided:{n}"), []
+    while len(found) < count:
+        words, to_move = rules.start(), 0
+        for ply in range(rng.randrange(fewest_stones, n * n)):
+            moves = rule_moves(rules, words, to_move)
+            if not moves:
+                break
+            words, to_move = rules.play(to_move, *words, *cell_words(rules, rng.choice(moves))), 1 - to_move
+        if rules.legal(to_move, *words) != (0, 0) and bin(layer(*words[:2]) | layer(*words[2:])).count("1") \
+                >= fewest_stones:
+            found.append((words, to_move))
+    return found
+
+
+def check_decided(n: int, positions) -> Counter:
+    """Each of `positions` that `decided` settles has the reference's value; what it said, by kind (the side to
+    move winning; losing to a connection; losing to two connections a key cell away each)."""
+    rules, kinds = rules_of(n), Counter()
+    for words, to_move in positions:
+        code = rules.decided(to_move, *words)
+        if code == ONGOING:
+            kinds["ongoing"] += 1
+            continue
+        assert code in (WIN, LOSS)
+        assert (code == WIN) == reference.wins(as_reference(rules, words, to_move)), (words, to_move)
+        other, _, _ = (rules.connection(*words[2:], *words[:2], rules.FIRST_COL_LO, rules.FIRST_COL_HI,
+                                        rules.LAST_COL_LO, rules.LAST_COL_HI, 1) if to_move == 0 else
+                       rules.connection(*words, rules.FIRST_ROW_LO, rules.FIRST_ROW_HI, rules.LAST_ROW_LO,
+                                        rules.LAST_ROW_HI, 1))
+        kinds["win" if code == WIN else "loss" if other == rules.JOINED else "loss to two"] += 1
+    return kinds
+
+
+def test_decided_is_true_at_every_position_of_3x3():
+    kinds = check_decided(3, reachable(3))
+    assert kinds["win"] > 500 and kinds["loss"] > 100 and kinds["loss to two"] > 10 and kinds["ongoing"] > 100
+
+
+@pytest.mark.parametrize("n, count, fewest_stones", [(4, 1500, 2), (5, 100, 12)])
+def test_decided_is_true_at_random_positions(n, count, fewest_stones):
+    kinds = check_decided(n, sampled(n, count, fewest_stones))
+    assert min(kinds["win"], kinds["loss"], kinds["loss to two"], kinds["ongoing"]) > 0, kinds
+
+
+def test_a_bridge_chain_is_decided_before_it_is_joined():
+    """Black's b1 c2 b4 on 5×5: row 1, a bridge to c2 (over c1 and b2), a bridge to b4 (b3, c3), a bridge to row 5
+    (a5, b5). Decided for the side to move, black or white (the searches above check such values)."""
+    rules = rules_of(5)
+    words, to_move = rules.start(), 0
+    for move in ("b1", "a1", "c2", "a2", "b4", "a3", "e1"):
+        words, to_move = rules.play(to_move, *words, *cell_words(rules, move)), 1 - to_move
+        if move == "a3":
+            assert rules.decided(to_move, *words) == WIN
+    assert rules.legal(to_move, *words) != (0, 0) and rules.decided(to_move, *words) == LOSS
+    intruded = rules.play(to_move, *words, *cell_words(rules, "b3"))  # white takes one cell of a pair
+    assert rules.decided(0, *intruded) == WIN and rules.legal(0, *intruded) != (0, 0)
 
 
 # --- through the engine: RulesState, perft, solve, rendering, certificates ----------------------------------
@@ -228,3 +308,21 @@ def test_5x5_every_opening():
     assert solution.value == "win" and len(values) == 25 and values["c3"] == "win"
     assert all(values[rotated(cell, 5)] == value for cell, value in values.items())
     assert {cell for cell, value in values.items() if value == "win"} == WINNING_5X5
+
+
+#: The openings of 6×6 that win for black, the first player: Benzene's regression data
+#: (regression/dfpn-solve-6x6.tst, the winner after each one-stone position; its cells named as ours).
+BENZENE_6X6 = {"a3", "a4", "a5", "a6", "b2", "b3", "b4", "b5", "c2", "c3", "c4", "c5", "d2", "d3", "d4", "d5",
+               "e2", "e3", "e4", "e5", "f1", "f2", "f3", "f4"}
+
+
+@pytest.mark.heavy
+def test_6x6_every_opening_is_benzenes():
+    """24 of the 36 openings win, each as its half-turn image does (half an hour on two cores)."""
+    state = RulesState(load_game("hex:6"))
+    solution = solve_on_workers(state, Options(tt_mb=8192), workers=2)
+    values = {state.move_name(move): value for move, value in solution.moves.items()}
+    assert solution.value == "win" and len(values) == 36
+    assert all(values[rotated(cell, 6)] == value for cell, value in values.items())
+    assert {cell for cell, value in values.items() if value == "win"} == BENZENE_6X6
+

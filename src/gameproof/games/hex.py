@@ -12,7 +12,8 @@ rule functions, of one arity, serves every size.
 import sys
 
 from gameproof.errors import BadInput
-from gameproof.framework.declaration import LOSS, Board, GameSpec, Parameter, Symmetry
+from gameproof.framework.bits import lowest_bit, popcount
+from gameproof.framework.declaration import LOSS, ONGOING, WIN, Board, GameSpec, Parameter, Symmetry
 
 M64 = 0xFFFF_FFFF_FFFF_FFFF
 
@@ -43,6 +44,9 @@ def constants(n):
         found[f"{name}_LO"], found[f"{name}_HI"] = layer_mask(n, cells)
     return found
 
+
+# What `connection` found: no connection, one joined by pairs, one that a key cell more joins.
+NONE, JOINED, ONE_MOVE = 0, 1, 2
 
 # The default 11×11 board's constants (STRIDE 11); `constants` gives them for every size.
 N, STRIDE, FILL_STEPS = 11, 11, 61
@@ -118,6 +122,99 @@ def distance(own_lo, own_hi, other_lo, other_hi, from_lo, from_hi, to_lo, to_hi)
     return N
 
 
+def group(seed_lo, seed_hi, own_lo, own_hi):
+    """The stones of (own_lo, own_hi) joined to the stones (seed_lo, seed_hi), those among them."""
+    reach_lo, reach_hi = seed_lo & own_lo, seed_hi & own_hi
+    while True:
+        next_lo, next_hi = neighbours(reach_lo, reach_hi)
+        next_lo, next_hi = reach_lo | (next_lo & own_lo), reach_hi | (next_hi & own_hi)
+        if next_lo == reach_lo and next_hi == reach_hi:
+            return reach_lo, reach_hi
+        reach_lo, reach_hi = next_lo, next_hi
+
+
+def count(lo, hi):
+    return popcount(lo) + popcount(hi)
+
+
+def first_two(lo, hi):
+    """The two lowest cells of the layer (lo, hi), which holds two or more."""
+    one_lo, one_hi = lowest_bit(lo), 0
+    if one_lo == 0:
+        one_hi = lowest_bit(hi)
+    rest_lo, rest_hi = lo & ~one_lo, hi & ~one_hi
+    two_lo, two_hi = lowest_bit(rest_lo), 0
+    if two_lo == 0:
+        two_hi = lowest_bit(rest_hi)
+    return one_lo | two_lo, one_hi | two_hi
+
+
+def first_cell(lo, hi):
+    """The lowest cell of the layer (lo, hi), as a layer."""
+    one_lo = lowest_bit(lo)
+    if one_lo != 0:
+        return one_lo, 0
+    return 0, lowest_bit(hi)
+
+
+def connection(own_lo, own_hi, other_lo, other_hi, from_lo, from_hi, to_lo, to_hi, keys):
+    """Whether a side joins the edge cells (from_lo, from_hi) to (to_lo, to_hi) however the other side plays, once
+    it has taken up to `keys` (0 or 1) more cells, by pairs of empty cells: where the other side takes one cell of a
+    pair, the side takes the other. (NONE, JOINED or ONE_MOVE: joined with a key cell still to take; the carrier:
+    the pairs' cells and the key).
+
+    The reach starts as the side's stones joined to the first edge; a group of its stones joins the reach by a
+    pair of free empty cells each touching both (a bridge; an edge cell counts as touching the first edge), the pair
+    then kept for that bridge alone, or, where no group joins so, by a single free cell touching both, the key; the
+    side is joined once the reach touches the second edge, or two free empty cells of it (or one, as the key). Each
+    link uses cells no earlier link kept, so the answer is never wrong, though another choice of pairs may find what
+    this one misses."""
+    free_lo, free_hi = CELLS_LO & ~(own_lo | other_lo), CELLS_HI & ~(own_hi | other_hi)
+    kept_lo, kept_hi, keyed = 0, 0, 0
+    reach_lo, reach_hi = group(own_lo & from_lo, own_hi & from_hi, own_lo, own_hi)
+    rest_lo, rest_hi = own_lo & ~reach_lo, own_hi & ~reach_hi
+    while True:
+        found = ONE_MOVE if keyed != 0 else JOINED
+        if (reach_lo & to_lo) | (reach_hi & to_hi) != 0:
+            return found, kept_lo, kept_hi
+        touch_lo, touch_hi = neighbours(reach_lo, reach_hi)
+        touch_lo, touch_hi = (touch_lo | from_lo) & free_lo, (touch_hi | from_hi) & free_hi
+        ends = count(touch_lo & to_lo, touch_hi & to_hi)
+        if ends >= 2:
+            pair_lo, pair_hi = first_two(touch_lo & to_lo, touch_hi & to_hi)
+            return found, kept_lo | pair_lo, kept_hi | pair_hi
+        link_lo, link_hi, joined_lo, joined_hi = 0, 0, 0, 0
+        key_lo, key_hi, keyed_lo, keyed_hi = 0, 0, 0, 0  # the first group a single cell links
+        left_lo, left_hi = rest_lo, rest_hi
+        while left_lo | left_hi != 0:
+            seed_lo, seed_hi = first_cell(left_lo, left_hi)
+            stones_lo, stones_hi = group(seed_lo, seed_hi, own_lo, own_hi)
+            left_lo, left_hi = left_lo & ~stones_lo, left_hi & ~stones_hi
+            near_lo, near_hi = neighbours(stones_lo, stones_hi)
+            near_lo, near_hi = near_lo & touch_lo, near_hi & touch_hi
+            near = count(near_lo, near_hi)
+            if near >= 2:
+                link_lo, link_hi = first_two(near_lo, near_hi)
+                joined_lo, joined_hi = stones_lo, stones_hi
+                break
+            if near == 1 and keyed_lo | keyed_hi == 0:
+                key_lo, key_hi, keyed_lo, keyed_hi = near_lo, near_hi, stones_lo, stones_hi
+        if joined_lo | joined_hi == 0:
+            if keys == 0 or keyed != 0:
+                return NONE, kept_lo, kept_hi
+            keyed = 1
+            if ends == 1:
+                key_lo, key_hi = touch_lo & to_lo, touch_hi & to_hi
+                return ONE_MOVE, kept_lo | key_lo, kept_hi | key_hi
+            if keyed_lo | keyed_hi == 0:
+                return NONE, kept_lo, kept_hi
+            link_lo, link_hi, joined_lo, joined_hi = key_lo, key_hi, keyed_lo, keyed_hi
+        free_lo, free_hi = free_lo & ~link_lo, free_hi & ~link_hi
+        kept_lo, kept_hi = kept_lo | link_lo, kept_hi | link_hi
+        reach_lo, reach_hi = reach_lo | joined_lo, reach_hi | joined_hi
+        rest_lo, rest_hi = rest_lo & ~joined_lo, rest_hi & ~joined_hi
+
+
 # --- the game protocol (gameproof.framework.declaration), each function told who is to move (0: black) ---
 
 
@@ -154,6 +251,33 @@ def estimate(to_move, black_lo, black_hi, white_lo, white_hi):
     if to_move == 0:
         return white, black
     return black, white
+
+
+def decided(to_move, black_lo, black_hi, white_lo, white_hi):
+    """WIN or LOSS where a :func:`connection` settles the game: the other side's (it has joined however the side to
+    move plays; or it has two, each a key cell away, whose carriers share no cell: the side to move can break one
+    at most), or the side to move's own, a key cell away at most. Else ONGOING."""
+    if to_move == 0:
+        own_lo, own_hi, other_lo, other_hi = black_lo, black_hi, white_lo, white_hi
+        own_from_lo, own_from_hi, own_to_lo, own_to_hi = FIRST_ROW_LO, FIRST_ROW_HI, LAST_ROW_LO, LAST_ROW_HI
+        other_from_lo, other_from_hi, other_to_lo, other_to_hi = FIRST_COL_LO, FIRST_COL_HI, LAST_COL_LO, LAST_COL_HI
+    else:
+        own_lo, own_hi, other_lo, other_hi = white_lo, white_hi, black_lo, black_hi
+        own_from_lo, own_from_hi, own_to_lo, own_to_hi = FIRST_COL_LO, FIRST_COL_HI, LAST_COL_LO, LAST_COL_HI
+        other_from_lo, other_from_hi, other_to_lo, other_to_hi = FIRST_ROW_LO, FIRST_ROW_HI, LAST_ROW_LO, LAST_ROW_HI
+    threat, carrier_lo, carrier_hi = connection(other_lo, other_hi, own_lo, own_hi, other_from_lo, other_from_hi,
+                                                other_to_lo, other_to_hi, 1)
+    if threat == JOINED:
+        return LOSS
+    mine, _, _ = connection(own_lo, own_hi, other_lo, other_hi, own_from_lo, own_from_hi, own_to_lo, own_to_hi, 1)
+    if mine != NONE:
+        return WIN
+    if threat == ONE_MOVE:
+        second, _, _ = connection(other_lo, other_hi, own_lo | carrier_lo, own_hi | carrier_hi, other_from_lo,
+                                  other_from_hi, other_to_lo, other_to_hi, 1)
+        if second != NONE:
+            return LOSS
+    return ONGOING
 
 
 def centre_first(n):
