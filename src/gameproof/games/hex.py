@@ -185,7 +185,8 @@ def connection(own_lo, own_hi, other_lo, other_hi, from_lo, from_hi, to_lo, to_h
             return found, kept_lo | pair_lo, kept_hi | pair_hi
         link_lo, link_hi, joined_lo, joined_hi = 0, 0, 0, 0
         key_lo, key_hi, keyed_lo, keyed_hi = 0, 0, 0, 0  # the first group a single cell links
-        left_lo, left_hi = rest_lo, rest_hi
+        left_lo, left_hi = neighbours(touch_lo, touch_hi)  # only a group with a stone next to a free cell links
+        left_lo, left_hi = left_lo & rest_lo, left_hi & rest_hi
         while left_lo | left_hi != 0:
             seed_lo, seed_hi = first_cell(left_lo, left_hi)
             stones_lo, stones_hi = group(seed_lo, seed_hi, own_lo, own_hi)
