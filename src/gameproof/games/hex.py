@@ -109,12 +109,7 @@ def distance(own_lo, own_hi, other_lo, other_hi, from_lo, from_hi, to_lo, to_hi)
     empty_lo, empty_hi = CELLS_LO & ~(own_lo | other_lo), CELLS_HI & ~(own_hi | other_hi)
     reach_lo, reach_hi = own_lo & from_lo, own_hi & from_hi
     for filled in range(N):
-        for _ in range(FILL_STEPS):
-            next_lo, next_hi = neighbours(reach_lo, reach_hi)
-            next_lo, next_hi = reach_lo | (next_lo & own_lo), reach_hi | (next_hi & own_hi)
-            if next_lo == reach_lo and next_hi == reach_hi:
-                break
-            reach_lo, reach_hi = next_lo, next_hi
+        reach_lo, reach_hi = group(reach_lo, reach_hi, own_lo, own_hi)
         if (reach_lo & to_lo) | (reach_hi & to_hi) != 0:
             return filled
         next_lo, next_hi = neighbours(reach_lo, reach_hi)
@@ -123,8 +118,8 @@ def distance(own_lo, own_hi, other_lo, other_hi, from_lo, from_hi, to_lo, to_hi)
 
 
 def group(seed_lo, seed_hi, own_lo, own_hi):
-    """The stones of (own_lo, own_hi) joined to the stones (seed_lo, seed_hi), those among them."""
-    reach_lo, reach_hi = seed_lo & own_lo, seed_hi & own_hi
+    """The cells (seed_lo, seed_hi) and the stones of (own_lo, own_hi) joined to them."""
+    reach_lo, reach_hi = seed_lo, seed_hi
     while True:
         next_lo, next_hi = neighbours(reach_lo, reach_hi)
         next_lo, next_hi = reach_lo | (next_lo & own_lo), reach_hi | (next_hi & own_hi)
@@ -134,19 +129,8 @@ def group(seed_lo, seed_hi, own_lo, own_hi):
 
 
 def count(lo, hi):
+    """The cells of the layer (lo, hi)."""
     return popcount(lo) + popcount(hi)
-
-
-def first_two(lo, hi):
-    """The two lowest cells of the layer (lo, hi), which holds two or more."""
-    one_lo, one_hi = lowest_bit(lo), 0
-    if one_lo == 0:
-        one_hi = lowest_bit(hi)
-    rest_lo, rest_hi = lo & ~one_lo, hi & ~one_hi
-    two_lo, two_hi = lowest_bit(rest_lo), 0
-    if two_lo == 0:
-        two_hi = lowest_bit(rest_hi)
-    return one_lo | two_lo, one_hi | two_hi
 
 
 def first_cell(lo, hi):
@@ -155,6 +139,13 @@ def first_cell(lo, hi):
     if one_lo != 0:
         return one_lo, 0
     return 0, lowest_bit(hi)
+
+
+def first_two(lo, hi):
+    """The two lowest cells of the layer (lo, hi), which holds two or more."""
+    one_lo, one_hi = first_cell(lo, hi)
+    two_lo, two_hi = first_cell(lo & ~one_lo, hi & ~one_hi)
+    return one_lo | two_lo, one_hi | two_hi
 
 
 def connection(own_lo, own_hi, other_lo, other_hi, from_lo, from_hi, to_lo, to_hi, keys):
