@@ -69,6 +69,7 @@ BUGS = {
                    {"legal": ENDS_AFTER_TWO, "result": "    return ONGOING"}),
     "too_long": ("the game lasts longer than the board has cells",
                  {"legal": "    return 1 if x < 30 else 0", "play": "    return (x + 1, o)"}),
+    "drawn": ("it declares no draws, yet a full board is one", {"declared": ",\n                draws=False"}),
     "bad_order": ("its move order names a cell past the 64 bits of a word",
                   {"declared": ",\n                move_order=lambda: [*range(9), 70]"}),
     # On Python ints the loop climbs past 2**64 and ends, so the rules self-check passes; on uint64 it wraps
@@ -92,8 +93,8 @@ def broken(tmp_path_factory) -> Path:
 COMMANDS = {"solve": ["solve", "{game}", "--quiet"], "alphabeta": ["solve", "{game}", "--engine", "alphabeta", "--quiet"],
             "workers": ["solve", "{game}", "--workers", "2", "--quiet"], "perft": ["perft", "{game}", "5"]}
 # perft to depth 5 never sees past the ninth ply, and counts moves without their order.
-CASES = [(bug, command) for bug in ("occupied", "unchanged", "bad_result", "never_ends", "too_long", "bad_order")
-         for command in COMMANDS if command != "perft" or bug not in ("too_long", "bad_order")]
+CASES = [(bug, command) for bug in ("occupied", "unchanged", "bad_result", "never_ends", "too_long", "drawn", "bad_order")
+         for command in COMMANDS if command != "perft" or bug not in ("too_long", "drawn", "bad_order")]
 SOURCES = Path(__file__).parent.parent / "src"
 
 
@@ -122,7 +123,7 @@ def test_rules_with_a_bug_end_in_one_line_never_a_crash(broken, bug, command):
 
 
 FAULTS = {"occupied": Halt.UNCHANGED, "unchanged": Halt.UNCHANGED, "bad_result": Halt.UNKNOWN_RESULT,
-          "never_ends": Halt.NO_MOVE, "too_long": Halt.TOO_LONG}
+          "never_ends": Halt.NO_MOVE, "too_long": Halt.TOO_LONG, "drawn": Halt.DRAWN}
 
 
 @pytest.mark.parametrize(("bug", "command"), [(bug, command) for bug, command in CASES if bug in FAULTS])
@@ -140,7 +141,7 @@ def test_the_kernels_name_the_fault_they_found(broken, bug, command):
     assert raised.value.fault is FAULTS[bug] and raised.value.game == state.game.name
 
 
-@pytest.mark.parametrize("bug", ["occupied", "unchanged", "bad_result", "never_ends", "too_long"])
+@pytest.mark.parametrize("bug", ["occupied", "unchanged", "bad_result", "never_ends", "too_long", "drawn"])
 def test_a_certificates_walk_names_the_fault_it_meets(broken, bug):
     """The walk's own guards (a certificate's df-pn finds these first, so the walk is run here alone): a fault
     at the root's moves, or deeper, where it asks df-pn, raises the fault by name, never a wrong certificate."""
@@ -150,7 +151,8 @@ def test_a_certificates_walk_names_the_fault_it_meets(broken, bug):
 
     game = Game(games_in_file(broken / f"{bug}.py")[0], {})
     state = RulesState(game)
-    walk = _Walk(kept_search(game, Options(tt_mb=1)), state, 0, Goal.DRAW, 2, 1, lambda positions: None)
+    search = kept_search(game, Options(tt_mb=1))
+    walk = _Walk(search, search.tables, state, 0, Goal.DRAW, 2, 1, lambda positions: None, True)
     with pytest.raises(RulesBroken) as raised:
         walk.run(state.frames())
     assert raised.value.fault is FAULTS[bug]

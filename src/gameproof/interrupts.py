@@ -68,6 +68,7 @@ class Halt(enum.IntEnum):
     DEAD_END = 10
     BAD_TURN = 11
     BAD_SCORE = 12
+    DRAWN = 13
 
     @property
     def is_fault(self) -> bool:
@@ -86,6 +87,7 @@ _FAULTS = {
     Halt.DEAD_END: "legal() gave a first part that no legal move continues",
     Halt.BAD_TURN: "to_move() gave a side that is neither 0 nor 1",
     Halt.BAD_SCORE: "score() gave a score whose sign disagrees with result(), or past MAX_SCORE",
+    Halt.DRAWN: "result() or decided() gave a draw, but the game declares that it has none (draws=False)",
 }
 
 

@@ -12,8 +12,10 @@ import pytest
 
 from gameproof.certify.check import check_certificate
 from gameproof.certify.records import Value, write_certificate
+from gameproof.certify.won import won_verifier
 from gameproof.cli import main
 from gameproof.framework.declaration import LOSS, ONGOING, WIN
+from gameproof.framework.game import Game
 from gameproof.framework.registry import load_game
 from gameproof.framework.state import RulesState
 from gameproof.search.certificate import certify
@@ -198,6 +200,74 @@ def test_a_bridge_chain_is_decided_before_it_is_joined():
     assert rules.legal(to_move, *words) != (0, 0) and rules.decided(to_move, *words) == LOSS
     intruded = rules.play(to_move, *words, *cell_words(rules, "b3"))  # white takes one cell of a pair
     assert rules.decided(0, *intruded) == WIN and rules.legal(0, *intruded) != (0, 0)
+
+
+# --- won: joined by pairs, the claim a certificate stops at, and the checker's own verdict on it ------------
+
+
+def check_won(n: int, positions) -> Counter:
+    """At each of `positions`, the rules' `won` and the certificate checker's verifier (which shares no code with
+    them) give the same verdict, and where a side has won by it the reference's search agrees; the verdicts by kind."""
+    game = load_game(f"hex:{n}")
+    rules, joined_by_pairs, kinds = game.rules, won_verifier(game), Counter()
+    for words, to_move in positions:
+        code = rules.won(to_move, *words)
+        mover, other = joined_by_pairs(words, to_move), joined_by_pairs(words, 1 - to_move)
+        assert (code == WIN, code == LOSS) == (mover, other), (words, to_move)
+        if code != ONGOING:
+            assert (code == WIN) == reference.wins(as_reference(rules, words, to_move)), (words, to_move)
+        kinds[{WIN: "win", LOSS: "loss", ONGOING: "ongoing"}[code]] += 1
+    return kinds
+
+
+def test_won_is_the_checkers_verdict_and_true_at_every_position_of_3x3():
+    kinds = check_won(3, reachable(3))
+    assert min(kinds.values()) > 100 and len(kinds) == 3, kinds
+
+
+@pytest.mark.parametrize("n, count, fewest_stones", [(4, 1500, 2), (5, 100, 12)])
+def test_won_is_the_checkers_verdict_and_true_at_random_positions(n, count, fewest_stones):
+    kinds = check_won(n, sampled(n, count, fewest_stones))
+    assert len(kinds) == 3, kinds
+
+
+@pytest.mark.parametrize("n", [6, 9, 11])
+def test_won_is_the_checkers_verdict_on_larger_boards(n):
+    """Boards too large for the reference's search: the two verdicts agree (on 9×9 and 11×11, across two words)."""
+    game = load_game(f"hex:{n}")
+    rules, joined_by_pairs, verdicts = game.rules, won_verifier(game), Counter()
+    for words, to_move in sampled(n, 300, n * n // 3):
+        code = rules.won(to_move, *words)
+        assert (code == WIN, code == LOSS) == (joined_by_pairs(words, to_move), joined_by_pairs(words, 1 - to_move))
+        verdicts[code] += 1
+    assert len(verdicts) == 3, verdicts
+
+
+def test_a_users_game_named_hex_gets_no_verifier():
+    """The checker verifies only gameproof's own Hex: a user's declaration that borrows its name and rules (with,
+    say, other edges in a rules file of its own) stops no certificate short of its real ends."""
+    import dataclasses
+
+    game = load_game("hex:5")
+    borrowed = Game(dataclasses.replace(game.spec), {"n": 5})
+    assert won_verifier(game) is not None and won_verifier(borrowed) is None
+
+
+def test_a_5x5_certificate_stops_where_a_side_has_won(tmp_path):
+    """A certificate that the checker accepts, of a few thousand positions (played out to the games' ends, one took
+    563,163); checked without the verifier, the same certificate is rejected (its stops are what it rests on)."""
+    state = RulesState(load_game("hex:5"))
+    search = kept_search(state.game, Options(tt_mb=256))
+    certificate = certify(state, search)
+    path = tmp_path / "hex5.cert"
+    write_certificate(path, certificate.header, certificate.parts)
+    report = check_certificate(str(path))
+    assert report.accepted and report.value is Value.WIN, report.finding
+    assert certificate.nodes < 20_000
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr("gameproof.certify.check.won_verifier", lambda game: None)
+        refused = check_certificate(str(path))
+    assert not refused.accepted and "not in the certificate" in refused.finding.message
 
 
 # --- through the engine: RulesState, perft, solve, rendering, certificates ----------------------------------

@@ -11,6 +11,8 @@ What this module imports, and why that keeps it independent of the search that b
   (:mod:`gameproof.framework.declaration`), and how its moves are coded and handed to the rules
   (:mod:`gameproof.framework.moves`);
 - :class:`gameproof.framework.state.RulesState`, only to draw a position that is rejected;
+- :mod:`gameproof.certify.won`, which verifies from the board's geometry that a side has won a built-in game
+  whatever is played (Hex: joined by pairs of empty cells), where a certificate of such a game may stop;
 - :mod:`gameproof.interrupts`, so that the processes sharing a check stop with the one that started them.
 
 Nothing from :mod:`gameproof.search`, the numba kernels or their keys: legal moves, results, passes and
@@ -25,8 +27,8 @@ check as a position has distinct images.
 
 A part is accepted when, record by record in file order, each position's moves -- the claimant's one
 chosen move, or every move of the other side -- either end the game well for the claimant (a win; a
-draw too for a part whose goal is a draw) or lead to a position that, up to symmetry, was accepted
-earlier in the part, and the same holds at each of the position's images; and the root is accepted by the
+draw too for a part whose goal is a draw), or lead to a position that, up to symmetry, was accepted
+earlier in the part, or to one where :mod:`gameproof.certify.won` verifies that the claimant has won, and the same holds at each of the position's images; and the root is accepted by the
 end. By induction on the file order every image of every accepted position is won (or held) by the claimant,
 which also rules out cycles. The value is then read from the parts and compared with the one claimed.
 """
@@ -43,6 +45,7 @@ from typing import Any
 from gameproof.answers import Value
 from gameproof.certify.proven import ProvenKeys
 from gameproof.certify.records import CertificateReader, Goal, Header, Part, file_sha256
+from gameproof.certify.won import won_verifier
 from gameproof.errors import BadInput, RunFailed
 from gameproof.framework.declaration import DRAW, LOSS, ONGOING, WIN, Symmetry, split_words
 from gameproof.framework.diagram import format_position, position_problem
@@ -513,6 +516,8 @@ class _PartChecker:
         self.game, self.images, self.no_move = game, Images(game), no_move
         self.every_image, self.threshold = every_image, threshold
         self.root_key = self.images.key(*root)
+        # where a side has won whatever is played, verified here (a certificate may stop there): not for a score
+        self.won = won_verifier(game) if threshold is None else None
 
     def check(self, index: int, part: Part, records: Iterator[tuple[int, ...]], report: PartReport, start: int = 0,
               stop: int | None = None, tick: Callable[[int], None] = lambda checked: None) -> Finding | None:
@@ -525,7 +530,7 @@ class _PartChecker:
         key, image_move, named = self.images.key, self.images.move, self.images.named
         others = self.images.others if self.every_image else lambda words: ()
         claimant, draw_ok = part.claimant, part.goal is Goal.DRAW
-        threshold, after = self.threshold, rules.side_after
+        threshold, after, won = self.threshold, rules.side_after, self.won
         size = self.game.words
         proven = ProvenKeys()
         names = self.game.spec.player_names
@@ -535,6 +540,8 @@ class _PartChecker:
             if key(child, to_move) in proven:  # accepted earlier, so unfinished (a finished one never is)
                 return None
             if rules.legal(child, to_move) or (status := rules.result(child, to_move)) == ONGOING:
+                if won is not None and won(child, claimant):
+                    return None
                 return "a position that is not in the certificate before this one"
             if threshold is not None and status in (WIN, LOSS, DRAW):
                 status = rules.against(child, to_move, threshold)

@@ -303,7 +303,8 @@ class PositionFormat:
 
 #: The kind of each GameSpec field that is one value, and of each item of those that are tuples.
 _FIELD_KINDS = {"name": str, "summary": str, "perspective": bool, "notation": Notation, "pieces": str,
-                "lookahead": bool, "engine": Engine, "turn_argument": bool, "repetition": (Repetition, type(None))}
+                "lookahead": bool, "engine": Engine, "draws": bool, "turn_argument": bool,
+                "repetition": (Repetition, type(None))}
 _FIELD_TUPLES = {"parameters": Parameter, "player_names": str, "aliases": str, "parts": str, "joiners": str}
 
 
@@ -321,7 +322,10 @@ class GameSpec:
     where such wins are common and moves are cheap, as in Connect Four). ``engine`` is the search that
     ``gameproof solve`` uses unless told otherwise. ``estimate_weight``: df-pn starts a fresh node at
     1 + weight × the estimate's count (0: the estimate unused) unless ``--heuristic`` says otherwise; ``epsilon``:
-    df-pn's ε of the 1+ε trick (0 turns it off) unless ``--epsilon`` says otherwise.
+    df-pn's ε of the 1+ε trick (0 turns it off) unless ``--epsilon`` says otherwise. ``draws``: False for a game
+    that never ends in a draw (Hex, Clobber): df-pn then asks one question of a position instead of two ("can the
+    side to move at least draw?" is then "can it win?"), and a draw that its rules give anyway stops the search as
+    a fault instead of being miscounted.
 
     ``symmetries``: the board symmetries under which the rules are unchanged (a tuple, or a function of the
     parameters giving one); none is assumed (identity only) unless declared. ``max_plies(**parameters)``:
@@ -371,6 +375,7 @@ class GameSpec:
     position_format: PositionFormat | None = None
     repetition: Repetition | None = None
     remarks: Callable[..., list[str]] | None = None
+    draws: bool = True
 
     def __post_init__(self) -> None:
         """TypeError, naming the field, for a declaration whose fields are not of the kinds declared above."""
@@ -416,6 +421,9 @@ class GameSpec:
         if self.repetition is not None and (self.max_plies is not None or callable(getattr(self.rules, "plies_left", None))):
             raise TypeError(f"game {self.name!r}: a game that may repeat a position (repetition) has no longest game: "
                             "declare max_plies (or plies_left) or repetition, not both")
+        if self.repetition is not None and not self.draws:
+            raise TypeError(f"game {self.name!r}: a game that may repeat a position can be drawn by never ending: "
+                            "it cannot declare draws=False")
         if len(self.player_names) != 2:
             raise TypeError(f"game {self.name!r}: player_names must name the two players, not {self.player_names!r:.60}")
         names = [name.casefold() for parameter in self.parameters for name in parameter.names]

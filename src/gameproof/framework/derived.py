@@ -43,17 +43,20 @@ if TYPE_CHECKING:
     from gameproof.framework.game import Game
 
 HEADER = 3  # s[0] frame offset, s[1] frame size, s[2] words
-UNKNOWN_RESULT, NO_MOVE, UNCHANGED, TOO_MANY_MOVES, DEAD_END, BAD_TURN, BAD_SCORE = (int(fault) for fault in (
+UNKNOWN_RESULT, NO_MOVE, UNCHANGED, TOO_MANY_MOVES, DEAD_END, BAD_TURN, BAD_SCORE, DRAWN = (int(fault) for fault in (
     Halt.UNKNOWN_RESULT, Halt.NO_MOVE, Halt.UNCHANGED, Halt.TOO_MANY_MOVES, Halt.DEAD_END, Halt.BAD_TURN,
-    Halt.BAD_SCORE))
+    Halt.BAD_SCORE, Halt.DRAWN))
 # slots of the info table g[1]: then, from INFO_MASKS on, the board's cells in each word of a layer. With INFO_SCORED
 # set (Game.scored_tables), a finished game is a win, draw or loss by its first player's score against the threshold
 # INFO_THRESHOLD (held plus THRESHOLD_OFFSET, so that the word is never negative). With INFO_DECIDED set (a game that
-# declares `decided`), a position the rules' `decided` settles ends the game there with that value (see `play`); with
-# INFO_BOUND set (a game that declares `bound`), alpha-beta takes the rules' bound on a position's value (see `bound`).
+# declares `decided`), a position the rules' `decided` settles ends the game there with that value (see `play`); set to
+# BY_WON instead (a game that declares `won`: won_only), only one that its `won` settles does; with INFO_BOUND set (a
+# game that declares `bound`), alpha-beta takes the rules' bound on a position's value (see `bound`).
 INFO_CELLS, INFO_PERSPECTIVE, INFO_TO_MOVE_TERM, INFO_LOOKAHEAD, INFO_SCORED, INFO_THRESHOLD, INFO_DECIDED, \
     INFO_BOUND, INFO_MASKS = range(9)
 THRESHOLD_OFFSET = 1 << 31
+# what INFO_DECIDED holds: which of the rules' functions ends a game before its end, if any
+BY_DECIDED, BY_WON = 1, 2
 # how `remaining` bounds the plies left: the empty cells, the rules' plies_left, or not at all
 EMPTY_CELLS, PLIES_LEFT, UNBOUNDED = range(3)
 #: What `remaining` gives when nothing bounds the plies left (the searches never switch to plain minimax).
@@ -94,6 +97,9 @@ KEYS: int  # keys of a frame: one per symmetry
 HAS_PASS: bool  # whether the game has a pass_turn rule
 HAS_TURNS: bool  # whether the rules say who moves (to_move): else the sides alternate
 HAS_SCORE: bool  # whether the game declares a final score
+DRAWS: bool  # whether the game may end in a draw (else a draw is a fault: see GameSpec.draws)
+HAS_WON: bool  # whether the game declares `won` (its certificates end where a side has won: won_only)
+R_won: Callable  # WIN or LOSS for the side to move where a side has won whatever is played (games that declare it)
 HAS_DECIDED: bool  # whether the game declares `decided` (else its calls are pruned: a game without it runs no test)
 HAS_BOUND: bool  # whether the game declares `bound`
 REMAINING: int  # EMPTY_CELLS, PLIES_LEFT or UNBOUNDED
@@ -392,8 +398,8 @@ def play(s, g, move):
             return UNCHANGED
         if info[INFO_LOOKAHEAD] != np.uint64(0) and wins_at_once(side, child, legal):
             return MOVER_LOSES
-        if HAS_DECIDED and info[INFO_DECIDED] != np.uint64(0):
-            known = R_decided(*given(side, child))  # for the side to move next
+        if HAS_DECIDED or HAS_WON:
+            known = decided_at(info, side, child)  # for the side to move next
             if known != ONGOING:
                 return settled(known, side == to_move)
         if PROBE:
@@ -409,16 +415,28 @@ def play(s, g, move):
     return CONTINUE
 
 
+def decided_at(info, side, child):
+    """What the rules' ``decided`` (or ``won``, as the info table says) knows of the position `child`, `side` to move
+    (each call is compiled only for a game that declares the function: an unpruned call of `nothing` would not type)."""
+    if HAS_WON:
+        if info[INFO_DECIDED] == np.uint64(BY_WON):
+            return R_won(*given(side, child))
+    if HAS_DECIDED:
+        if info[INFO_DECIDED] == np.uint64(BY_DECIDED):
+            return R_decided(*given(side, child))
+    return ONGOING
+
+
 def settled(known, same):
     """What the value `known` of a position for its side to move (the game's result there, or what its `decided`
     says) is for the mover who reached it (`same`: the mover moves there again): an end of the game, or a fault for
-    a code that is no value."""
+    a code that is no value, or for a draw in a game that declares none (its searches count on that)."""
     if known == WIN:
         return MOVER_WINS if same else MOVER_LOSES
     if known == LOSS:
         return MOVER_LOSES if same else MOVER_WINS
     if known == DRAW:
-        return RESULT_DRAW
+        return RESULT_DRAW if DRAWS else DRAWN
     return UNKNOWN_RESULT
 
 
@@ -527,6 +545,15 @@ def without_decided(tables: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
         return tables
     info = info.copy()
     info[INFO_DECIDED] = info[INFO_BOUND] = 0
+    return (tables[0], info, *tables[2:])
+
+
+def won_only(tables: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """The kernel `tables` of a game that declares ``won``, with its ``decided`` and ``bound`` off and ``won`` on: a
+    game is played to its real end, or to where a side has won whatever is played, which the certificate checker
+    verifies with a module of its own for the game (:mod:`gameproof.certify.won`)."""
+    info = tables[1].copy()
+    info[INFO_DECIDED], info[INFO_BOUND] = BY_WON, 0
     return (tables[0], info, *tables[2:])
 
 
@@ -663,12 +690,13 @@ def derive(game: Game, probe: bool = False) -> tuple[Kernels, Callable]:
         "WORDS": game.words, "LAYER": game.layer_words, "PARTS": game.codes.parts, "BASE": game.codes.base,
         "PASS_MOVE": game.pass_move, "TURN": game.spec.turn_argument, "KEYS": len(game.symmetries),
         "HAS_PASS": game.has_passes, "HAS_TURNS": game.has_turns, "HAS_SCORE": game.has_score,
-        "HAS_DECIDED": game.has_decided,
+        "HAS_DECIDED": game.has_decided, "DRAWS": game.spec.draws, "HAS_WON": game.has_won,
+        "R_won": getattr(compiled, "won", nothing),
         "REMAINING": remaining_by, "PROBE": int(probe),
     }
     templates = (load, part, as_mask, given, first_parts, second_parts, third_parts, played, side_after, any_set, mover,
-                 remaining, room, moves, starting_on, one_word_placements, continued, swapped, play, settled, probed,
-                 against_threshold, wins_at_once, undo, key, estimate, bound, bounded, perft)
+                 remaining, room, moves, starting_on, one_word_placements, continued, swapped, play, decided_at, settled,
+                 probed, against_threshold, wins_at_once, undo, key, estimate, bound, bounded, perft)
     made = specialise(templates, bindings, depends_on=[dfpn, borrowing], fingerprint=game.fingerprint)
     kernels = Kernels(made.mover, made.remaining, made.moves, made.play, made.undo, made.key, made.estimate, made.room,
                       made.bound, game.has_turns)

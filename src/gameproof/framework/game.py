@@ -23,7 +23,7 @@ from gameproof.jit import bind_rules, compile_rules
 #: The rule functions that generic kernels call with ``f(*words)`` (never inlined), besides a ``legal_<part>``
 #: for each part of a move after the first.
 ENTRY_POINTS = ("start", "legal", "play", "result", "pass_turn", "estimate", "plies_left", "to_move", "score",
-                "decided", "bound")
+                "decided", "bound", "won")
 #: Derived kernels by fingerprint and number of symmetries, so that equal games built apart (two
 #: ``MnkGame(3, 3, 3)``) compile once.
 _DERIVED: dict[tuple[str, int], tuple[Any, Any]] = {}
@@ -146,6 +146,12 @@ class Game:
         return callable(getattr(self.spec.rules, "decided", None))
 
     @property
+    def has_won(self) -> bool:
+        """Whether the rules declare ``won``: the value where a side has won whatever is played, a claim that only a
+        built-in game's certificate checker verifies (:mod:`gameproof.certify.won`)."""
+        return callable(getattr(self.spec.rules, "won", None))
+
+    @property
     def has_bound(self) -> bool:
         """Whether the rules declare ``bound``: the best the side to move can reach, where they know it."""
         return callable(getattr(self.spec.rules, "bound", None))
@@ -242,7 +248,7 @@ class Game:
         digest.update(repr(sorted(self.constants.items())).encode())
         digest.update(repr((self.words, self.spec.perspective, self.has_passes, self.spec.parts, self.layer_words,
                             self.spec.turn_argument, self.has_plies_left, self.has_turns, self.has_score,
-                            self.has_decided, self.has_bound)).encode())
+                            self.has_decided, self.has_bound, self.spec.draws, self.has_won)).encode())
         return digest.hexdigest()[:16]
 
     @property

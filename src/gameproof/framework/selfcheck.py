@@ -298,7 +298,12 @@ class _Checker:
         if code == ONGOING and not self.game.has_passes:
             raise self.fail("result()", "returned ONGOING (the side to move passes), but the game declares no "
                             "pass_turn()", at)
+        self.no_draw("result()", code, at)
         return code
+
+    def no_draw(self, function: str, code: int, at: _At) -> None:
+        if code == DRAW and not self.game.spec.draws:
+            raise self.fail(function, "returned DRAW, but the game declares that it has no draws (draws=False)", at)
 
     def pass_turn(self, words: tuple[int, ...], at: _At) -> tuple[int, ...]:
         at = replace(at, move=self.game.pass_move)
@@ -310,11 +315,13 @@ class _Checker:
                 and all(is_int(count) and 0 <= count <= MAX_ESTIMATE for count in counts)):
             raise self.fail("estimate()", f"returned {shown(counts)}, not two counts 0 .. {MAX_ESTIMATE}", at)
 
-    def decided(self, words: tuple[int, ...], at: _At) -> None:
-        """That ``decided`` gives a value code (whether the value is true takes a search: the game's tests check it)."""
-        code = self.call("decided", at, words)
+    def decided(self, words: tuple[int, ...], at: _At, function: str) -> None:
+        """That ``decided`` (or ``won``) gives a value code (whether the value is true takes a search: the game's tests
+        check it)."""
+        code = self.call(function, at, words)
         if not is_int(code) or code not in RESULT_NAMES:
-            raise self.fail("decided()", f"returned {shown(code)}, not one of ONGOING, WIN, LOSS, DRAW", at)
+            raise self.fail(f"{function}()", f"returned {shown(code)}, not one of ONGOING, WIN, LOSS, DRAW", at)
+        self.no_draw(f"{function}()", code, at)
 
     def bound(self, words: tuple[int, ...], at: _At) -> None:
         """That ``bound`` gives WIN, DRAW or LOSS (whether it is true takes a search: the game's tests check it)."""
@@ -404,7 +411,9 @@ class _Checker:
             if legal and callable(getattr(self.rules, "estimate", None)):
                 self.estimate(words, at)
             if legal and self.game.has_decided:
-                self.decided(words, at)
+                self.decided(words, at, "decided")
+            if legal and self.game.has_won:
+                self.decided(words, at, "won")
             if legal and self.game.has_bound:
                 self.bound(words, at)
             if self.game.has_plies_left:

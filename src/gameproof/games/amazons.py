@@ -171,4 +171,5 @@ GAME = GameSpec(
     max_moves=most_moves,
     pieces="WBx",
     player_names=("white", "black"),
+    draws=False,
 )

@@ -287,4 +287,5 @@ GAME = GameSpec(
     parts=("from", "to"),
     joiners=("-",),
     turn_argument=True,
+    draws=False,
 )

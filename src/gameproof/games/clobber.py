@@ -120,4 +120,5 @@ GAME = GameSpec(
     parts=("from", "to"),
     joiners=("-",),
     remarks=remarks,
+    draws=False,
 )

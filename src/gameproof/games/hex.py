@@ -39,7 +39,7 @@ def constants(n):
              "NOT_LAST_COL": [(row, col) for row, col in every if col < n - 1],
              "FIRST_ROW": [(0, col) for col in range(n)], "LAST_ROW": [(n - 1, col) for col in range(n)],
              "FIRST_COL": [(row, 0) for row in range(n)], "LAST_COL": [(row, n - 1) for row in range(n)]}
-    found = {"N": n, "STRIDE": stride(n), "FILL_STEPS": (n * n + 1) // 2}
+    found = {"N": n, "STRIDE": stride(n)}
     for name, cells in names.items():
         found[f"{name}_LO"], found[f"{name}_HI"] = layer_mask(n, cells)
     return found
@@ -49,7 +49,7 @@ def constants(n):
 NONE, JOINED, ONE_MOVE = 0, 1, 2
 
 # The default 11×11 board's constants (STRIDE 11); `constants` gives them for every size.
-N, STRIDE, FILL_STEPS = 11, 11, 61
+N, STRIDE = 11, 11
 CELLS_LO, CELLS_HI = M64, (1 << 57) - 1
 NOT_FIRST_COL_LO, NOT_FIRST_COL_HI = 0xFF7F_EFFD_FFBF_F7FE, 0x1FF_BFF7_FEFF_DFFB
 NOT_LAST_COL_LO, NOT_LAST_COL_HI = 0xFFBF_F7FE_FFDF_FBFF, 0xFF_DFFB_FF7F_EFFD
@@ -85,12 +85,9 @@ def neighbours(lo, hi):
 
 
 def joined(lo, hi, from_lo, from_hi, to_lo, to_hi):
-    """Whether the stones (lo, hi) join the edge cells (from_lo, from_hi) to (to_lo, to_hi): a flood fill
-    from the first edge, one step per round (a chain of stones is never longer than one side's stones)."""
-    reach_lo, reach_hi = lo & from_lo, hi & from_hi
-    for _ in range(FILL_STEPS):
-        next_lo, next_hi = neighbours(reach_lo, reach_hi)
-        reach_lo, reach_hi = (reach_lo | next_lo) & lo, (reach_hi | next_hi) & hi
+    """Whether the stones (lo, hi) join the edge cells (from_lo, from_hi) to (to_lo, to_hi): their group from the
+    first edge touches the second."""
+    reach_lo, reach_hi = group(lo & from_lo, hi & from_hi, lo, hi)
     return ((reach_lo & to_lo) | (reach_hi & to_hi)) != 0
 
 
@@ -245,18 +242,22 @@ def estimate(to_move, black_lo, black_hi, white_lo, white_hi):
     return black, white
 
 
+def sides(to_move, black_lo, black_hi, white_lo, white_hi):
+    """The side to move's stones and edges (first, second), then the other side's: each four words, a pair of layers."""
+    if to_move == 0:
+        return (black_lo, black_hi, white_lo, white_hi, FIRST_ROW_LO, FIRST_ROW_HI, LAST_ROW_LO, LAST_ROW_HI,
+                white_lo, white_hi, black_lo, black_hi, FIRST_COL_LO, FIRST_COL_HI, LAST_COL_LO, LAST_COL_HI)
+    return (white_lo, white_hi, black_lo, black_hi, FIRST_COL_LO, FIRST_COL_HI, LAST_COL_LO, LAST_COL_HI,
+            black_lo, black_hi, white_lo, white_hi, FIRST_ROW_LO, FIRST_ROW_HI, LAST_ROW_LO, LAST_ROW_HI)
+
+
 def decided(to_move, black_lo, black_hi, white_lo, white_hi):
     """WIN or LOSS where a :func:`connection` settles the game: the other side's (it has joined however the side to
     move plays; or it has two, each a key cell away, whose carriers share no cell: the side to move can break one
     at most), or the side to move's own, a key cell away at most. Else ONGOING."""
-    if to_move == 0:
-        own_lo, own_hi, other_lo, other_hi = black_lo, black_hi, white_lo, white_hi
-        own_from_lo, own_from_hi, own_to_lo, own_to_hi = FIRST_ROW_LO, FIRST_ROW_HI, LAST_ROW_LO, LAST_ROW_HI
-        other_from_lo, other_from_hi, other_to_lo, other_to_hi = FIRST_COL_LO, FIRST_COL_HI, LAST_COL_LO, LAST_COL_HI
-    else:
-        own_lo, own_hi, other_lo, other_hi = white_lo, white_hi, black_lo, black_hi
-        own_from_lo, own_from_hi, own_to_lo, own_to_hi = FIRST_COL_LO, FIRST_COL_HI, LAST_COL_LO, LAST_COL_HI
-        other_from_lo, other_from_hi, other_to_lo, other_to_hi = FIRST_ROW_LO, FIRST_ROW_HI, LAST_ROW_LO, LAST_ROW_HI
+    (own_lo, own_hi, other_lo, other_hi, own_from_lo, own_from_hi, own_to_lo, own_to_hi,
+     _, _, _, _, other_from_lo, other_from_hi, other_to_lo, other_to_hi) = sides(to_move, black_lo, black_hi,
+                                                                                 white_lo, white_hi)
     threat, carrier_lo, carrier_hi = connection(other_lo, other_hi, own_lo, own_hi, other_from_lo, other_from_hi,
                                                 other_to_lo, other_to_hi, 1)
     if threat == JOINED:
@@ -269,6 +270,23 @@ def decided(to_move, black_lo, black_hi, white_lo, white_hi):
                                   other_from_hi, other_to_lo, other_to_hi, 1)
         if second != NONE:
             return LOSS
+    return ONGOING
+
+
+def won(to_move, black_lo, black_hi, white_lo, white_hi):
+    """WIN or LOSS where a side is joined by pairs (a :func:`connection` with no key cell): it wins whoever moves. The
+    part of :func:`decided` that the certificate checker verifies with its own code (:mod:`gameproof.certify.won`),
+    so that a certificate ends there. Else ONGOING."""
+    (own_lo, own_hi, other_lo, other_hi, own_from_lo, own_from_hi, own_to_lo, own_to_hi,
+     _, _, _, _, other_from_lo, other_from_hi, other_to_lo, other_to_hi) = sides(to_move, black_lo, black_hi,
+                                                                                 white_lo, white_hi)
+    theirs, _, _ = connection(other_lo, other_hi, own_lo, own_hi, other_from_lo, other_from_hi, other_to_lo,
+                              other_to_hi, 0)
+    if theirs == JOINED:
+        return LOSS
+    mine, _, _ = connection(own_lo, own_hi, other_lo, other_hi, own_from_lo, own_from_hi, own_to_lo, own_to_hi, 0)
+    if mine == JOINED:
+        return WIN
     return ONGOING
 
 
@@ -295,4 +313,5 @@ GAME = GameSpec(
     move_order=centre_first,
     pieces="XO",
     player_names=("black", "white"),
+    draws=False,
 )

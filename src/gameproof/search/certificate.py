@@ -33,13 +33,15 @@ from gameproof.borrowed import borrowed
 from gameproof.certify.records import (Goal, Header, Part, RulesFile, move_bytes, no_move, word_bytes,
                                       write_certificate)
 from gameproof.errors import BadInput, RunFailed
-from gameproof.framework.derived import threshold_of, without_decided
+from gameproof.certify.won import won_verifier
+from gameproof.framework.derived import threshold_of, without_decided, won_only
 from gameproof.framework.registry import load_game, recorded_name
 from gameproof.framework.state import RulesState
 from gameproof.interrupts import FIRST_FAULT, Halt, RulesBroken
 from gameproof.search import dfpn, keyset
 from gameproof.search import tt as ttmod
 from gameproof.search.dfpn import CONTINUE, DRAW, MOVER_WINS, Kernels, Search, bind_kernels, counted, question_salt
+from gameproof.search.exact import asks_draws
 from gameproof.search.keyset import KeySet, full, holds, put
 
 #: What the table says about a child, for the search's attacker; what df-pn, asked during the walk, said.
@@ -302,10 +304,11 @@ def certify(state: RulesState, search: Search, progress: Callable[[int, int], No
     now and then (during a long proof too). Where not `named`, the game need not load by its name: the
     certificate is for a checker given the game itself (it names no rules file).
 
-    The game's ``decided`` is off here (a df-pn over the same table, with tables of their own): the independent checker
-    trusts no such shortcut, so the walk and every proof it asks for go on to the real ends of the games. What the table
-    holds from a solve with it on is still true (``decided`` only ever says a position's true value), so it guides the
-    walk as any earlier solve does."""
+    The walk runs with the game's ``decided`` off (kernel tables of its own): the independent checker trusts no such
+    shortcut, so the walk goes on to the real ends of the games, or, for a game whose ``won`` the checker verifies
+    itself (:mod:`gameproof.certify.won`), to where a side has won whatever is played. The proofs it asks df-pn for
+    keep ``decided`` on: what they find (and what the table holds from a solve) is still true, since ``decided`` only
+    ever says a position's true value, and the walk goes on below each as it would below any other."""
     if named:
         rules_file = check_certifiable(state, source)
     else:
@@ -313,14 +316,15 @@ def certify(state: RulesState, search: Search, progress: Callable[[int, int], No
         rules_file = None
     game = state.game
     start = time.perf_counter()
-    plain = without_decided(search.tables)
-    if plain is not search.tables:
-        search = Search(search.kernels, plain, search.max_depth, game.max_moves, search.options, table=search.table)
+    scored = threshold_of(search.tables) is not None
+    walking = (won_only if game.has_won and won_verifier(game) is not None and not scored else without_decided)(
+        search.tables)
     root = state.frames()
     me = state.to_move
+    drawn = asks_draws(game.spec.draws, search.tables)
     if not search.prove(root, me, True):
         value, claims = Value.LOSS, [(1 - me, Goal.WIN)]
-    elif search.prove(root, me, False):
+    elif not drawn or search.prove(root, me, False):
         value, claims = Value.WIN, [(me, Goal.WIN)]
     else:
         value, claims = Value.DRAW, [(me, Goal.DRAW), (1 - me, Goal.DRAW)]
@@ -333,7 +337,7 @@ def certify(state: RulesState, search: Search, progress: Callable[[int, int], No
 
     parts = []
     for claimant, goal in claims:
-        walk = _Walk(search, state, claimant, goal, size, move_size, count)
+        walk = _Walk(search, walking, state, claimant, goal, size, move_size, count, drawn)
         records = walk.run(root)
         parts.append((Part(claimant, goal, walk.nodes), records))
         written += walk.nodes
@@ -359,15 +363,17 @@ class _Walk:
     """One part of a certificate: the claimant's proof from the root, packed post-order (a kernel walks; this
     asks df-pn for it, writes what it packed, grows its key set and reports progress)."""
 
-    def __init__(self, search: Search, state: RulesState, claimant: int, goal: Goal, word_size: int, move_size: int,
-                 progress: Callable[[int, int], None]) -> None:
+    def __init__(self, search: Search, tables: tuple[np.ndarray, ...], state: RulesState, claimant: int, goal: Goal,
+                 word_size: int, move_size: int, progress: Callable[[int, int], None], drawn: bool) -> None:
         self.search, self.claimant, self.goal, self.progress = search, claimant, goal, progress
+        self.tables = tables  # the walk's own kernel tables (where its games end), not the search's
         self.reproved = 0  # df-pn nodes spent in `proves`
         self.word_size, self.move_size = word_size, move_size
         self.game = state.game.name
         self.layer_words, self.max_plies = state.game.layer_words, state.game.max_plies
         self.attacker = state.to_move
-        self.draw_ok = (claimant == self.attacker) == (goal is Goal.DRAW)  # the question exact.solve asked
+        # The question exact.solve asked (in a game without draws, only "can the attacker at least draw?").
+        self.draw_ok = (claimant == self.attacker) == (goal is Goal.DRAW) or not drawn
         self.reversed = claimant != self.attacker  # its answers read the other way round
         self.salt = question_salt(self.attacker, self.draw_ok)
         self.kernel = _kernels(search.kernels)._walk
@@ -391,8 +397,7 @@ class _Walk:
     def run(self, root: np.ndarray) -> IO[bytes]:
         """The part's records, in a temporary file at its start."""
         s = root.copy()
-        kernels, tables = self.search.kernels, self.search.tables
-        self.node_keys[0] = kernels.key(s, tables)
+        self.node_keys[0] = self.search.kernels.key(s, self.tables)
         self.regs[R_PHASE] = P_ENTER
         self.regs[R_BUDGET] = _PROGRESS_EVERY
         records = tempfile.SpooledTemporaryFile(max_size=_RECORDS_IN_MEMORY)
@@ -407,7 +412,7 @@ class _Walk:
         return records
 
     def step(self, s: np.ndarray) -> int:
-        table, tables = self.search.table, self.search.tables
+        table, tables = self.search.table, self.tables
         good = DISPROVEN if self.reversed else PROVEN
         return int(self.kernel(s, tables, table.words, table.bits, self.salt, self.claimant, self.goal is Goal.DRAW,
                                good, no_move(self.move_size), self.word_size, self.move_size, self.layer_words,

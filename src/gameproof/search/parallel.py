@@ -44,7 +44,7 @@ from gameproof.interrupts import RulesBroken, Terminated
 from gameproof.search.alphabeta import AlphaBeta
 from gameproof.search.confirm import confirm_symmetries, confirmed_by_certificates
 from gameproof.search.dfpn import Options, Search
-from gameproof.search.exact import Solution, final_value
+from gameproof.search.exact import Solution, asks_draws, final_value
 from gameproof.search.jobs import Backend, Job, ray_workers
 from gameproof.search.solve_journal import CHECKPOINT_SECONDS, FIRST_SAVE_SECONDS, SolveJournal, save_interval
 from gameproof.search.tt import (LANE_NODES, LANE_QUESTION, MOST_LANES, TranspositionTable, census,
@@ -234,12 +234,13 @@ class Question:
 
 class _Plan:
     """The questions of a solve, as :func:`gameproof.search.exact.solve` and alpha-beta's solve ask them: for
-    every move's value, df-pn's draw question about each distinct child (up to symmetry) and then the win
-    question about those that draw, or alpha-beta's value of each distinct child; for the value alone, the
+    every move's value, df-pn's draw question about each distinct child (up to symmetry) and then, in a game that
+    may end in a draw, the win question about those that draw, or alpha-beta's value of each distinct child; for the value alone, the
     same about the position itself."""
 
     def __init__(self, state: RulesState, with_moves: bool, engine: Engine) -> None:
         self.state, self.engine = state, engine
+        self.drawn = asks_draws(state.game.spec.draws, state.game.tables)  # else the draw question says it all
         self.values: dict[int, Value] = {}
         self.asked: list[Question] = []
         self._follow: dict[int, Callable[[bool | int], None]] = {}
@@ -268,10 +269,10 @@ class _Plan:
             return
 
         def draws(answer: bool) -> None:
-            if answer:
+            if answer and self.drawn:
                 self._ask(position, Ask.WIN, lambda wins: then(Value.WIN if wins else Value.DRAW))
             else:
-                then(Value.LOSS)
+                then(Value.WIN if answer else Value.LOSS)
 
         self._ask(position, Ask.DRAW, draws)
 

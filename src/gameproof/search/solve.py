@@ -66,7 +66,7 @@ def _solve(state: RulesState, options: Options, with_moves: bool, progress: Call
         search = kept_search(game, options) if keep_table else None
     return exact.solve(kernels, tables, state.frames(), max_depth=game.max_plies, max_moves=game.max_moves,
                        options=options, with_moves=with_moves, max_positions=game.max_positions, progress=progress,
-                       search=search, expect=expect)
+                       search=search, expect=expect, draws=game.spec.draws)
 
 
 @cache
