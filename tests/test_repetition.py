@@ -58,6 +58,15 @@ def test_a_declaration_with_both_repetition_and_a_longest_game_is_refused():
         dataclasses.replace(spec, max_plies=lambda size: 100)
 
 
+def test_a_declaration_with_repetition_and_no_draws_is_refused():
+    """A game that may never end is drawn (or lost) by that: it cannot claim that it has no draws, which would let
+    df-pn read "can the side to move at least draw?" as "can it win?"."""
+    spec = load_game("dodgem:3").spec
+    assert spec.draws
+    with pytest.raises(TypeError, match="draws=False"):
+        dataclasses.replace(spec, draws=False)
+
+
 def test_a_declaration_with_repetition_and_plies_left_is_refused(shuttle):
     from gameproof.framework.registry import games_in_file
 

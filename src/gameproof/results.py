@@ -271,7 +271,7 @@ def _check_declared(result: GameValue) -> Check:
     from gameproof.framework.declaration import Engine
     from gameproof.framework.registry import load_game
     from gameproof.framework.state import RulesState
-    from gameproof.search.dfpn import Options
+    from gameproof.api.running import options_for
     from gameproof.search.solve import kept_search, solve
 
     source = _source(result.game)
@@ -280,7 +280,7 @@ def _check_declared(result: GameValue) -> Check:
     if game.spec.repetition is not None:
         return _check_by_tablebase(result, state)
     report = Check(result.name, False)
-    options = Options(tt_mb=2048 if result.size is Size.LARGE else 256)
+    options = options_for(game, 2048 if result.size is Size.LARGE else 256)  # the game's own weight and ε
     with_moves = result.best_moves is not FirstMoves.UNSOLVED
     solution = solve(state, options, with_moves=with_moves, keep_table=not game.spec.lookahead)
     best = sorted(state.move_name(m) for m, v in solution.moves.items() if v == solution.value)
@@ -364,12 +364,12 @@ def _check_value(result: GameValue) -> Check:
         return _check_declared(result)
     from gameproof.games.mnk.state import MnkGame, MnkState
     from gameproof.search.certificate import certify
-    from gameproof.search.dfpn import Options
+    from gameproof.api.running import options_for
     from gameproof.search.solve import kept_search, solve
 
     report = Check(result.name, False)
     state = MnkState(MnkGame.from_name(result.game))
-    options = Options(tt_mb=2048 if result.size is Size.LARGE else 256)
+    options = options_for(state.game, 2048 if result.size is Size.LARGE else 256)
     solution = solve(state, options, keep_table=True)
     best = sorted(state.move_name(m) for m, v in solution.moves.items() if v == solution.value)
     if solution.value != result.value or best != _claimed(result, best, sorted(
