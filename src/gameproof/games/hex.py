@@ -39,7 +39,7 @@ def constants(n):
              "NOT_LAST_COL": [(row, col) for row, col in every if col < n - 1],
              "FIRST_ROW": [(0, col) for col in range(n)], "LAST_ROW": [(n - 1, col) for col in range(n)],
              "FIRST_COL": [(row, 0) for row in range(n)], "LAST_COL": [(row, n - 1) for row in range(n)]}
-    found = {"N": n, "STRIDE": stride(n)}
+    found = {"N": n, "STRIDE": stride(n), "FILL_STEPS": (n * n + 1) // 2}
     for name, cells in names.items():
         found[f"{name}_LO"], found[f"{name}_HI"] = layer_mask(n, cells)
     return found
@@ -49,7 +49,7 @@ def constants(n):
 NONE, JOINED, ONE_MOVE = 0, 1, 2
 
 # The default 11×11 board's constants (STRIDE 11); `constants` gives them for every size.
-N, STRIDE = 11, 11
+N, STRIDE, FILL_STEPS = 11, 11, 61
 CELLS_LO, CELLS_HI = M64, (1 << 57) - 1
 NOT_FIRST_COL_LO, NOT_FIRST_COL_HI = 0xFF7F_EFFD_FFBF_F7FE, 0x1FF_BFF7_FEFF_DFFB
 NOT_LAST_COL_LO, NOT_LAST_COL_HI = 0xFFBF_F7FE_FFDF_FBFF, 0xFF_DFFB_FF7F_EFFD
@@ -85,9 +85,14 @@ def neighbours(lo, hi):
 
 
 def joined(lo, hi, from_lo, from_hi, to_lo, to_hi):
-    """Whether the stones (lo, hi) join the edge cells (from_lo, from_hi) to (to_lo, to_hi): their group from the
-    first edge touches the second."""
-    reach_lo, reach_hi = group(lo & from_lo, hi & from_hi, lo, hi)
+    """Whether the stones (lo, hi) join the edge cells (from_lo, from_hi) to (to_lo, to_hi): a flood fill
+    from the first edge, one step per round (a chain of stones is never longer than one side's stones). A fixed
+    number of rounds, not :func:`group`'s until nothing changes: traced symbolically (`gameproof reach`), a loop
+    that stops on what the stones are would branch at every round."""
+    reach_lo, reach_hi = lo & from_lo, hi & from_hi
+    for _ in range(FILL_STEPS):
+        next_lo, next_hi = neighbours(reach_lo, reach_hi)
+        reach_lo, reach_hi = (reach_lo | next_lo) & lo, (reach_hi | next_hi) & hi
     return ((reach_lo & to_lo) | (reach_hi & to_hi)) != 0
 
 
