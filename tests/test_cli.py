@@ -26,6 +26,42 @@ def test_console_script_runs_as_module():
     assert done.returncode == 0 and "othello" in done.stdout
 
 
+def test_the_program_collects_no_garbage_while_it_starts_then_collects_what_is_new():
+    script = """
+import gc, time
+from gameproof import cli
+cli.STARTUP_SECONDS = 0.2
+def command():
+    starting = gc.isenabled()
+    time.sleep(1.0)
+    print(starting, gc.isenabled(), gc.get_freeze_count() > 0)
+    return 3
+cli.main = command
+cli.run_as_program()
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.split()) == (3, ["False", "True", "True"])
+
+
+def test_the_program_ended_with_a_pool_open_says_nothing_of_its_semaphores(tmp_path):
+    """An interrupted command that ends at once leaves its worker pool's semaphores to multiprocessing's resource
+    tracker, which removes them without a warning on stderr."""
+    script = tmp_path / "ends_with_a_pool_open.py"
+    script.write_text("""
+import os, multiprocessing
+from gameproof import cli
+def command():
+    pool = multiprocessing.get_context("spawn").Pool(2)
+    pool.apply(abs, (-1,))
+    os._exit(130)
+if __name__ == "__main__":
+    cli.main = command
+    cli.run_as_program()
+""")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (130, "")
+
+
 def test_demo_runs_every_showcase(capsys):
     from gameproof.commands.demo import SHOWCASE
 

@@ -104,7 +104,7 @@ def test_the_wheels_metadata_names_the_dependencies_the_ray_extra_and_the_comman
     assert [line for line in required if line.startswith("ray") and line.endswith('extra == "ray"')]
     assert {line.replace(" ", "") for line in required if "extra ==" not in line} == \
         {line.replace(" ", "") for line in project["dependencies"]}
-    assert "gameproof = gameproof.cli:main" in wheel.read("gameproof-0.1.0.dist-info/entry_points.txt").decode()
+    assert "gameproof = gameproof.cli:run_as_program" in wheel.read("gameproof-0.1.0.dist-info/entry_points.txt").decode()
 
 
 def test_gameproof_imports_from_the_new_environment_not_the_checkout(built):

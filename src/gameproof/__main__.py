@@ -1,5 +1,3 @@
-import sys
+from gameproof.cli import run_as_program
 
-from gameproof.cli import main
-
-sys.exit(main())
+run_as_program()
