@@ -279,6 +279,18 @@ def specialise(templates: Iterable[Callable], bindings: dict[str, Callable | int
     return SimpleNamespace(**compiled)
 
 
+def inlined(kernel: Callable) -> Callable:
+    """A twin of `kernel` (made by :func:`specialise`) that numba compiles into each kernel calling it instead of
+    calling it: a compiled call passes each array it takes as some ten words (a game's ``play`` takes the position
+    and the game's tables, 46 words), which a search calling the game's kernels for every child pays many times a
+    node. The callers take longer to compile."""
+    if numba.config.DISABLE_JIT:
+        return kernel
+    twin = numba.njit(inline="always", nogil=True)(kernel.py_func)
+    twin.gameproof_fingerprint = kernel.gameproof_fingerprint
+    return twin
+
+
 class CompileTime(numba_events.Listener):
     """The time numba spends compiling kernels or loading them from its disk cache, while :func:`compile_timer`
     listens: the spans in which some thread holds numba's compiler lock (``perf_counter`` times; a span nested
