@@ -41,6 +41,11 @@ class Size(enum.Enum):
     LARGE = "large"
     HUGE = "huge"
 
+    @property
+    def table_mb(self) -> int:
+        """The transposition table, in MiB, of a solve that re-checks a result of this size."""
+        return 2048 if self is Size.LARGE else 256
+
 
 class FirstMoves(enum.Enum):
     """Which first moves achieve a game's value, where they are not named one by one."""
@@ -280,7 +285,7 @@ def _check_declared(result: GameValue) -> Check:
     if game.spec.repetition is not None:
         return _check_by_tablebase(result, state)
     report = Check(result.name, False)
-    options = options_for(game, 2048 if result.size is Size.LARGE else 256)  # the game's own weight and ε
+    options = options_for(game, result.size.table_mb)  # the game's own weight and ε
     with_moves = result.best_moves is not FirstMoves.UNSOLVED
     solution = solve(state, options, with_moves=with_moves, keep_table=not game.spec.lookahead)
     best = sorted(state.move_name(m) for m, v in solution.moves.items() if v == solution.value)
@@ -369,7 +374,7 @@ def _check_value(result: GameValue) -> Check:
 
     report = Check(result.name, False)
     state = MnkState(MnkGame.from_name(result.game))
-    options = options_for(state.game, 2048 if result.size is Size.LARGE else 256)
+    options = options_for(state.game, result.size.table_mb)
     solution = solve(state, options, keep_table=True)
     best = sorted(state.move_name(m) for m, v in solution.moves.items() if v == solution.value)
     if solution.value != result.value or best != _claimed(result, best, sorted(
