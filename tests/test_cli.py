@@ -43,6 +43,27 @@ cli.run_as_program()
     assert (done.returncode, done.stdout.split()) == (3, ["False", "True", "True"])
 
 
+def test_a_child_the_program_forks_while_it_starts_collects_garbage():
+    """The timer that ends the start-up's pause does not run in a forked child (threads are not forked)."""
+    script = """
+import gc, os
+from gameproof import cli
+cli.STARTUP_SECONDS = 60
+def command():
+    pid = os.fork()
+    if pid == 0:
+        print(gc.isenabled(), flush=True)
+        os._exit(0)
+    os.waitpid(pid, 0)
+    print(gc.isenabled(), flush=True)
+    return 0
+cli.main = command
+cli.run_as_program()
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.split()) == (0, ["True", "False"])
+
+
 def test_the_program_ended_with_a_pool_open_says_nothing_of_its_semaphores(tmp_path):
     """An interrupted command that ends at once leaves its worker pool's semaphores to multiprocessing's resource
     tracker, which removes them without a warning on stderr."""

@@ -145,12 +145,15 @@ def run_as_program() -> NoReturn:
     resume = threading.Timer(STARTUP_SECONDS, _collect_from_now_on)
     resume.daemon = True
     resume.start()
+    os.register_at_fork(after_in_child=_collect_from_now_on)  # a child has no timer: it collects from its start
     sys.exit(main())
 
 
 def _collect_from_now_on() -> None:
-    gc.freeze()
-    gc.enable()
+    """End the start-up's pause of the collector (once: a child forked after it has nothing to end)."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
