@@ -393,8 +393,8 @@ BENZENE_6X6 = {"a3", "a4", "a5", "a6", "b2", "b3", "b4", "b5", "c2", "c3", "c4",
 
 @pytest.mark.heavy
 def test_6x6_every_opening_is_benzenes():
-    """24 of the 36 openings win, each as its half-turn image does (issue 50's target: within an hour on two cores,
-    certificate included; 27 minutes on 2026-12-07, 326.8 M nodes, with one question an opening, draws=False)."""
+    """24 of the 36 openings win, each as its half-turn image does (issue 50's target: within an hour on two cores;
+    33 minutes on 2026-12-07, 323.3 M nodes, with one question an opening, draws=False)."""
     state = RulesState(load_game("hex:6"))
     solution = solve_on_workers(state, Options(tt_mb=8192), workers=2)
     values = {state.move_name(move): value for move, value in solution.moves.items()}
