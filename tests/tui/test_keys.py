@@ -25,18 +25,36 @@ from gameproof.tui.othello_model import RecordViewer
 SIZE = (100, 35)
 
 
+def patient(app: GameproofApp) -> GameproofApp:
+    """`app` with notices that stay up for minutes: a loaded machine may take seconds from a notice to its check."""
+    app.NOTIFICATION_TIMEOUT = 600
+    return app
+
+
 def game_app(state) -> GameproofApp:
-    return GameproofApp.game(GameSession(state), Oracle())
+    return patient(GameproofApp.game(GameSession(state), Oracle()))
+
+
+def record_app(record: str) -> GameproofApp:
+    return patient(GameproofApp.record(RecordViewer.from_record(record)))
 
 
 def notified(app) -> list[str]:
     return [notification.message for notification in app._notifications]
 
 
+async def notices(pilot, seconds: float = 30) -> list[str]:
+    """The app's notices, once it has one (its message reaches the app's queue after the key's handler ran)."""
+    deadline = time.monotonic() + seconds
+    while not notified(pilot.app) and time.monotonic() < deadline:
+        await pilot.pause(0.02)
+    return notified(pilot.app)
+
+
 SCREENS = {
     "game screen, mid-search": lambda: game_app(MnkState(MnkGame(5, 5, 4))),
     "game screen, Connect Four": lambda: game_app(RulesState(load_game("connect4:4,4"))),
-    "record viewer": lambda: GameproofApp.record(RecordViewer.from_record("f5d6")),
+    "record viewer": lambda: record_app("f5d6"),
 }
 
 
@@ -99,7 +117,8 @@ def test_a_typed_name_the_board_lacks_or_a_move_not_legal_now_is_said(state, key
             await pilot.pause()
             screen = app.screen
             assert screen.session.record == record and screen.entry.text == ""
-            assert any(message in shown for shown in notified(app)), notified(app)
+            shown = await notices(pilot)
+            assert any(message in notice for notice in shown), shown
             await pilot.press("q")  # the commands keep their keys
         assert app.return_code == 0
     asyncio.run(scenario())
@@ -107,12 +126,12 @@ def test_a_typed_name_the_board_lacks_or_a_move_not_legal_now_is_said(state, key
 
 def test_the_record_viewer_says_so_of_a_typed_square_the_board_lacks():
     async def scenario():
-        app = GameproofApp.record(RecordViewer.from_record("f5d6"))
+        app = record_app("f5d6")
         async with app.run_test(size=SIZE, notifications=True) as pilot:
             await pilot.press("z", "9")
             await pilot.pause()
             assert app.screen.viewer.record == "f5d6"
-            assert notified(app) == ["not an Othello square: 'z9' (expected a1..h8 or pa)"]
+            assert await notices(pilot) == ["not an Othello square: 'z9' (expected a1..h8 or pa)"]
             await pilot.press("home", "m")  # m is a command, not a letter of a square's name
             assert app.screen.viewer.ply == 2 and app.screen.entry.text == ""
             await pilot.press("c", "3")
