@@ -391,6 +391,7 @@ class _Run:
                 return
             question = min(waiting, key=lambda q: (len(q.lanes), waiting.index(q)))
             question.lanes.add(lane)
+            self.table.lanes[lane, LANE_NODES] = 0  # not the last question's count (its nodes are in done_nodes)
             future = pool.submit(_prove, self.searches[lane], question)
             self.running[future] = (question, lane)
 
