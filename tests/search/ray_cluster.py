@@ -99,22 +99,29 @@ def _descendants(pid: int) -> dict[int, int | None]:
     return {child: _started(child) for child in found}
 
 
-def _stop(process: subprocess.Popen) -> None:
-    """SIGTERM to a `ray start --block` (it stops its node's processes), then SIGKILL to those of its
-    processes that are still there (the same pid and start time) after ``STOP_SECONDS``."""
-    family = _descendants(process.pid)
-    process.send_signal(signal.SIGTERM)
+def _stop(processes: Sequence[subprocess.Popen]) -> None:
+    """SIGTERM to each `ray start --block` at once (each stops its node's processes), then SIGKILL to those of their
+    processes that are still there (the same pid and start time) after ``STOP_SECONDS``, or at once should the wait
+    be interrupted (pytest-xdist interrupts a test process whose session takes seconds to end)."""
+    family = {pid: began for process in processes for pid, began in _descendants(process.pid).items()}
+    for process in processes:
+        process.send_signal(signal.SIGTERM)
     try:
-        process.wait(STOP_SECONDS)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    deadline = time.monotonic() + STOP_SECONDS
-    while any(_started(pid) == began for pid, began in family.items()) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    for pid, began in family.items():
-        if began is not None and _started(pid) == began:
-            os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + STOP_SECONDS
+        while any(process.poll() is None for process in processes) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        while any(_started(pid) == began for pid, began in family.items()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait()
+        for pid, began in family.items():
+            if began is not None and _started(pid) == began:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:  # it ended just now
+                    pass
 
 
 @contextmanager
@@ -134,6 +141,7 @@ def two_nodes(pythonpath: Sequence[str] = (), cpus: int = 1) -> Iterator[Cluster
         _wait_for_nodes(cluster, 2, processes, folder)
         yield cluster
     finally:
-        for process in reversed(processes):
-            _stop(process)
-        shutil.rmtree(folder, ignore_errors=True)
+        try:
+            _stop(processes)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
