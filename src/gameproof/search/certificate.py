@@ -66,7 +66,8 @@ K_key: Callable
 
 def _children(s, g, table, bits, salt, depth, moves, results, keys, status, works):
     """Every move of the current position, its result, and for the unfinished children their key, what the table
-    says of them and the work it spent on them; rows `depth` of the output arrays. Returns the number of moves."""
+    says of them and, of those it proves or disproves, the work it spent on them; rows `depth` of the output arrays.
+    Returns the number of moves."""
     n = K_moves(s, g, moves[depth])
     for i in range(n):
         move = moves[depth, i]
@@ -77,11 +78,9 @@ def _children(s, g, table, bits, salt, depth, moves, results, keys, status, work
             keys[depth, i] = key
             found, pn, dn = ttmod.lookup(table, bits, key ^ salt)
             status[depth, i] = UNKNOWN
-            works[depth, i] = ttmod.spent(table, bits, key ^ salt)
-            if found and pn == 0:
-                status[depth, i] = PROVEN
-            elif found and dn == 0:
-                status[depth, i] = DISPROVEN
+            if found and (pn == 0 or dn == 0):
+                status[depth, i] = PROVEN if pn == 0 else DISPROVEN
+                works[depth, i] = ttmod.spent(table, bits, key ^ salt)
         K_undo(s, g, move)
     return n
 
